@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#: Usage: scripts/check-series.sh [--series-dir DIR] [--skip-build]
+#:
+#: Per-patch checks of the series, on the branch scripts/apply.sh made in the
+#: kernel tree (the fetched one, or KERNEL_SRC):
+#:   header       scripts/patch-rules.tsv (From, Subject, why-body, Signed-off-by)
+#:   checkpatch   scripts/checkpatch.pl --strict: no error, warning or check
+#:                (types in scripts/checkpatch.allow excepted, with reasons)
+#:   export       patches/ and series match the branch (scripts/export.sh --check)
+#:   apply        git am and quilt push -a, no fuzz, no offset
+#:   build        every prefix of the series compiles the objects its patch
+#:                touches for x86_64 with W=1 and sparse (C=1), with no new
+#:                warning in a touched file compared with the base
+#:   kernel-doc   scripts/kernel-doc -none -Wall: no new warning in a touched file
+#: The build check reuses the configured build of scripts/build-kernel.sh
+#: (run first, it is built if missing) and leaves it at the series' tip.
+#:
+#:   --skip-build   skip the build check
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+sdir="" skip_build=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--series-dir) sdir=$2; shift 2 ;;
+	--skip-build) skip_build=1; shift ;;
+	-h|--help) usage_from "$0"; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+
+tree=$(resolve_tree)
+ver=$(tree_version "$tree")
+base=$(tree_base "$tree")
+[ -n "$sdir" ] || sdir=$(series_dir_for "$ver")
+[ -f "$sdir/series" ] ||
+	die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3; see README.md)"
+mapfile -t patches < <(series_patches "$sdir")
+n=${#patches[@]}
+
+# --- header rules -----------------------------------------------------------
+check_header() {
+	local p=$1 w msg info field op arg text bad=0
+	w=$(mktemp -d "${TMPDIR:-/tmp}/spb-hdr.XXXXXX")
+	git mailinfo "$w/msg" "$w/patch" <"$p" >"$w/info"
+	grep -v '^Signed-off-by:\|^[A-Za-z-]*-by:\|^Link:\|^Fixes:\|^Cc:' "$w/msg" >"$w/body"
+	grep '^Signed-off-by:' "$w/msg" >"$w/sob" || true
+	sed -n 's/^Author: //p' "$w/info" >"$w/author"
+	sed -n 's/^Email: //p' "$w/info" >"$w/email"
+	sed -n 's/^Subject: //p' "$w/info" >"$w/subject"
+	while IFS=$'\t' read -r field op arg msg; do
+		case $field in ''|'#'*) continue ;; esac
+		text=$w/$field
+		[ -f "$text" ] || { echo "patch-rules.tsv: unknown field $field"; bad=1; continue; }
+		case $op in
+		present) [ -s "$text" ] || { echo "$msg"; bad=1; } ;;
+		match) grep -Eq -- "$arg" "$text" || { echo "$msg"; bad=1; } ;;
+		nomatch) ! grep -Eq -- "$arg" "$text" || { echo "$msg"; bad=1; } ;;
+		maxlen) [ "$(wc -L <"$text")" -le "$arg" ] || { echo "$msg"; bad=1; } ;;
+		minwords) [ "$(wc -w <"$text")" -ge "$arg" ] || { echo "$msg"; bad=1; } ;;
+		sob-is-author)
+			[ "$(tail -n1 "$w/sob")" = "Signed-off-by: $(cat "$w/author") <$(cat "$w/email")>" ] ||
+				{ echo "$msg"; bad=1; } ;;
+		*) echo "patch-rules.tsv: unknown op $op"; bad=1 ;;
+		esac
+	done <"$SPB_ROOT/scripts/patch-rules.tsv"
+	rm -rf "$w"
+	return $bad
+}
+
+log "header rules and checkpatch --strict on $n patches"
+ignore=$(grep -v '^#' "$SPB_ROOT/scripts/checkpatch.allow" | awk 'NF {print $1}' | paste -sd, -)
+for p in "${patches[@]}"; do
+	b=$(basename "$p")
+	check "header $b" check_header "$p"
+	check "checkpatch $b" "$tree/scripts/checkpatch.pl" --strict --no-tree --quiet \
+		--show-types ${ignore:+--ignore "$ignore"} "$p"
+done
+
+log "export and apply"
+check "export: patches/ match branch $SPB_BRANCH" "$SPB_ROOT/scripts/export.sh" --check --series-dir "$sdir"
+check "apply: git am and quilt, no fuzz or offset" "$SPB_ROOT/scripts/apply.sh" --check --series-dir "$sdir"
+
+# --- per-prefix build and kernel-doc ----------------------------------------
+git -C "$tree" rev-parse -q --verify "refs/heads/$SPB_BRANCH" >/dev/null ||
+	die "no branch $SPB_BRANCH in $tree: run scripts/apply.sh first"
+mapfile -t commits < <(git -C "$tree" rev-list --reverse "$base..$SPB_BRANCH")
+[ ${#commits[@]} = "$n" ] || die "branch $SPB_BRANCH has ${#commits[@]} commits, the series $n: run scripts/export.sh or scripts/apply.sh --force"
+
+all_touched=$(git -C "$tree" diff --name-only "$base" "$SPB_BRANCH" | sort -u)
+
+# Warnings of FILES in LOG, without line and column numbers, so that the
+# same warning at another line compares equal.
+warnings_of() {
+	local logf=$1; shift
+	local f
+	for f in "$@"; do
+		grep -E "(^|/)$f:[0-9]+(:[0-9]+)?: (warning|error)" "$logf" |
+			sed -E "s|^.*($f):[0-9]+(:[0-9]+)?: |\1: |"
+	done | sort -u
+}
+
+kdoc_warnings() {
+	local wt=$1; shift
+	local f
+	for f in "$@"; do
+		case $f in *.c|*.h) ;; *) continue ;; esac
+		[ -f "$wt/$f" ] || continue
+		(cd "$wt" && scripts/kernel-doc -none -Wall "$f" 2>&1) |
+			sed -E "s|^.*($f):[0-9]+: |\1: |; s/ line [0-9]+//"
+	done | sort -u
+}
+
+# Objects that depend on FILES, from the dependency lists kbuild keeps.
+objects_for() {
+	local out=$1; shift
+	local f o
+	for f in "$@"; do
+		case $f in *.c|*.h|*.S) ;; *) continue ;; esac
+		o=$(grep -rlF --include='.*.o.cmd' "$f" "$out" 2>/dev/null |
+			sed -E "s|^$out/||; s|/\.([^/]*)\.o\.cmd$|/\1.o|" | grep -v '^\.' || true)
+		if [ -z "$o" ] && [ "${f%.c}" != "$f" ]; then
+			o=${f%.c}.o
+		fi
+		[ -n "$o" ] && echo "$o"
+	done | grep -v -e '^vmlinux' -e '\.mod\.o$' -e '^scripts/' | sort -u
+}
+
+if [ $skip_build = 1 ]; then
+	log "build check skipped (--skip-build)"
+	[ "$SPB_FAILED" = 0 ] || exit 1
+	exit 0
+fi
+
+name=x86_64-guest
+wt=$SPB_CACHE/wt/$name
+out=$wt/_build
+if [ ! -f "$out/vmlinux" ]; then
+	log "no full build yet: building the series tip first"
+	"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" >/dev/null
+fi
+
+log "baseline: touched objects at the base with W=1 C=1"
+wt=$(worktree_for "$tree" "$name" "$base")
+mapfile -t objs < <(objects_for "$out" $all_touched)
+blog=$SPB_CACHE/bisect-base.log
+kmake "$wt" "$out" "$blog" -j"$SPB_JOBS" W=1 C=1 "${objs[@]}" ||
+	die "the base does not build (see $blog)"
+warnings_of "$blog" $all_touched >"$SPB_CACHE/bisect-base.warn"
+kdoc_warnings "$wt" $all_touched >"$SPB_CACHE/kdoc-base.warn"
+
+i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	b=$(basename "${patches[$((i - 1))]}")
+	wt=$(worktree_for "$tree" "$name" "$c")
+	mapfile -t touched < <(git -C "$tree" diff --name-only "$c^" "$c")
+	mapfile -t objs < <(objects_for "$out" "${touched[@]}")
+	if [ ${#objs[@]} = 0 ]; then
+		pass "build $i/$n $b (no object touched)"
+	else
+		log "prefix $i/$n: ${objs[*]} (W=1 C=1)"
+		plog=$SPB_CACHE/bisect-$i.log
+		if ! (kmake "$wt" "$out" "$plog" -j"$SPB_JOBS" W=1 C=1 "${objs[@]}") 2>/dev/null; then
+			grep -E 'error|warning' "$plog" | head -n 20 | sed 's/^/      /'
+			fail "build $i/$n $b: does not compile (log: $plog)"
+		else
+			new=$(warnings_of "$plog" "${touched[@]}" | comm -23 - "$SPB_CACHE/bisect-base.warn")
+			if [ -n "$new" ]; then
+				echo "$new" | sed 's/^/      /'
+				fail "build $i/$n $b: new W=1 or sparse warnings"
+			else
+				pass "build $i/$n $b (W=1, sparse)"
+			fi
+		fi
+	fi
+	new=$(kdoc_warnings "$wt" "${touched[@]}" | comm -23 - "$SPB_CACHE/kdoc-base.warn")
+	if [ -n "$new" ]; then
+		echo "$new" | sed 's/^/      /'
+		fail "kernel-doc $i/$n $b: new warnings"
+	else
+		pass "kernel-doc $i/$n $b"
+	fi
+done
+
+# Leave the build at the tip, as scripts/build-kernel.sh made it.
+log "restoring the build at the series tip"
+"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" >/dev/null
+
+[ "$SPB_FAILED" = 0 ] || { warn "$SPB_FAILED check(s) failed"; exit 1; }
+log "all checks passed"

@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for the schedutil performance-bias series scripts.
+# Sourced, never executed.
+
+# Where everything generated lives: kernel trees, build directories, the
+# private apt state, ccache. Never inside the repository.
+: "${SPB_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/schedutil-perf-bias}"
+export SPB_CACHE
+
+SPB_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+export SPB_ROOT
+
+# The branch, in the cached kernel tree, that holds the series as commits.
+: "${SPB_BRANCH:=schedutil-perf-bias}"
+# Neutral identity used for commits the tooling makes itself (base import).
+SPB_IMPORT_NAME="schedutil-perf-bias tooling"
+SPB_IMPORT_EMAIL="tooling@schedutil-perf-bias.invalid"
+
+SPB_JOBS=${SPB_JOBS:-$(nproc)}
+
+log() { printf '==> %s\n' "$*" >&2; }
+note() { printf '    %s\n' "$*" >&2; }
+warn() { printf 'WARNING: %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Run a command quietly, saving its output; on failure show the tail and die.
+quiet() {
+	local logf=$1; shift
+	if ! "$@" >"$logf" 2>&1; then
+		tail -n 40 "$logf" >&2
+		die "'$*' failed; full log in $logf"
+	fi
+}
+
+# Series names accepted by --series: the Debian linux-source package version
+# and the suite that carries it.
+series_suite() {
+	case $1 in
+	7.3) echo trixie-backports ;;
+	7.2) echo sid ;;
+	6.12) echo bookworm-security ;;
+	*) return 1 ;;
+	esac
+}
+
+series_archive() {
+	case $1 in
+	bookworm-security) echo http://deb.debian.org/debian-security ;;
+	*) echo http://deb.debian.org/debian ;;
+	esac
+}
+
+# Directory of the patch series matching a kernel version (major.minor).
+series_dir_for() {
+	case $1 in
+	6.12) echo "$SPB_ROOT/backports/6.12" ;;
+	*) echo "$SPB_ROOT" ;;
+	esac
+}
+
+# Kernel version (major.minor) of a tree.
+tree_version() {
+	local mk=$1/Makefile v p
+	[ -f "$mk" ] || die "$1 does not look like a kernel tree (no Makefile)"
+	v=$(sed -n 's/^VERSION = //p' "$mk" | head -n1)
+	p=$(sed -n 's/^PATCHLEVEL = //p' "$mk" | head -n1)
+	[ -n "$v" ] && [ -n "$p" ] || die "$1/Makefile has no VERSION/PATCHLEVEL"
+	echo "$v.$p"
+}
+
+# The base commit of a tree: the tag the fetch script put on the pristine
+# import, or, for a KERNEL_SRC tree, SPB_BASE or HEAD.
+tree_base() {
+	local tree=$1 t
+	if [ -n "${SPB_BASE:-}" ]; then
+		git -C "$tree" rev-parse --verify -q "$SPB_BASE^{commit}" ||
+			die "SPB_BASE=$SPB_BASE is not a commit in $tree"
+		return
+	fi
+	t=$(git -C "$tree" tag -l 'debian/*' --sort=-creatordate | head -n1)
+	if [ -n "$t" ]; then
+		git -C "$tree" rev-parse "$t^{commit}"
+	else
+		git -C "$tree" rev-parse --verify HEAD ||
+			die "$tree has no commits"
+	fi
+}
+
+# Resolve the kernel tree to work on: KERNEL_SRC if set, else the fetched one.
+resolve_tree() {
+	local series=${1:-7.3}
+	if [ -n "${KERNEL_SRC:-}" ]; then
+		[ -d "$KERNEL_SRC" ] || die "KERNEL_SRC=$KERNEL_SRC is not a directory"
+		git -C "$KERNEL_SRC" rev-parse --git-dir >/dev/null 2>&1 ||
+			die "KERNEL_SRC=$KERNEL_SRC is not a git repository; run 'git init' and commit the pristine tree first"
+		(cd "$KERNEL_SRC" && pwd)
+		return
+	fi
+	"$SPB_ROOT/scripts/fetch-kernel.sh" --series "$series" --quiet
+}
+
+# Print usage from the script's header comment (lines starting with '#:').
+usage_from() {
+	sed -n 's/^#: \{0,1\}//p' "$1"
+}
+
+# A git worktree of TREE at COMMIT, kept in the cache under NAME and reused:
+# only the files that differ are rewritten, so make rebuilds only what
+# changed. Its build directory is _build inside it: kbuild then uses the
+# relative srctree "..", and ccache hits across worktrees (base, series,
+# each prefix). Prints the worktree's path.
+worktree_for() {
+	local tree=$1 name=$2 commit=$3 wt
+	wt=$SPB_CACHE/wt/$name
+	if [ ! -e "$wt/.git" ]; then
+		mkdir -p "$SPB_CACHE/wt"
+		rm -rf "$wt"
+		git -C "$tree" worktree prune
+		git -C "$tree" worktree add -q --detach "$wt" "$commit" >&2
+	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$commit" ] ||
+	     [ -n "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
+		git -C "$wt" checkout -q --detach -f "$commit" >&2
+	fi
+	echo "$wt"
+}
+
+# make with ccache in an out-of-tree build directory.
+kmake() {
+	local src=$1 out=$2 logf=$3; shift 3
+	local cc="gcc"
+	command -v ccache >/dev/null && cc="ccache gcc"
+	export CCACHE_DIR=${CCACHE_DIR:-$SPB_CACHE/ccache}
+	export CCACHE_BASEDIR=$SPB_CACHE
+	export CCACHE_NOHASHDIR=1
+	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
+	export KBUILD_BUILD_USER=spb KBUILD_BUILD_HOST=spb
+	quiet "$logf" make -C "$src" O="$out" CC="$cc" HOSTCC=gcc "$@"
+}
+
+# Configure OUT from allnoconfig plus a fragment; reuse when unchanged.
+kbuild_config() {
+	local src=$1 out=$2 frag=$3 stamp missing
+	stamp=$(cat "$frag" | sha1sum | cut -c1-12)
+	if [ -f "$out/.config" ] && [ "$(cat "$out/.spb-config" 2>/dev/null)" = "$stamp" ]; then
+		kmake "$src" "$out" "$out/config.log" olddefconfig
+		return
+	fi
+	log "configuring $(basename "$out") from $(basename "$frag")"
+	kmake "$src" "$out" "$out/config.log" allnoconfig
+	quiet "$out/config.log" "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag"
+	kmake "$src" "$out" "$out/config.log" olddefconfig
+	missing=$(grep -v '^#' "$frag" | grep '=y$' | while read -r l; do
+		grep -qx "$l" "$out/.config" || echo "$l"; done)
+	[ -z "$missing" ] || die "config fragment options not set (missing dependencies?): $missing"
+	echo "$stamp" >"$out/.spb-config"
+}
+
+# The patch files a series file lists, in order, as paths.
+series_patches() {
+	local sdir=$1 line p
+	while IFS= read -r line || [ -n "$line" ]; do
+		p=${line%%#*}
+		p=$(echo "$p" | awk '{print $1}')
+		[ -n "$p" ] || continue
+		[ -f "$sdir/patches/$p" ] || die "$sdir/series lists $p, which is not in $sdir/patches/"
+		echo "$sdir/patches/$p"
+	done <"$sdir/series"
+}
+
+# Check results. Each check prints one PASS/FAIL line; when SPB_RESULTS
+# names a file, the line is also appended there for scripts/test.sh to count.
+SPB_FAILED=0
+pass() {
+	printf 'PASS  %s\n' "$*"
+	[ -z "${SPB_RESULTS:-}" ] || echo "PASS $*" >>"$SPB_RESULTS"
+}
+fail() {
+	printf 'FAIL  %s\n' "$*"
+	[ -z "${SPB_RESULTS:-}" ] || echo "FAIL $*" >>"$SPB_RESULTS"
+	SPB_FAILED=$((SPB_FAILED + 1))
+}
+# Run "$@" as one check named NAME: PASS if it exits 0. Output goes to a
+# log that is shown when it fails.
+check() {
+	local name=$1 logf
+	shift
+	logf=$(mktemp "${TMPDIR:-/tmp}/spb-check.XXXXXX")
+	if "$@" >"$logf" 2>&1; then
+		pass "$name"
+	else
+		sed 's/^/      /' "$logf" | tail -n 60
+		fail "$name"
+	fi
+	rm -f "$logf"
+}

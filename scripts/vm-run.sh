@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#: Usage: scripts/vm-run.sh --kernel IMAGE [options] [--] COMMAND
+#:
+#: Boot IMAGE in QEMU with a busybox initramfs, run COMMAND (a shell command
+#: line, run in /payload with busybox sh) and power off. Prints the serial
+#: console; exits with COMMAND's exit status, or 125 if the guest never
+#: reported one (crash, hang, timeout).
+#:
+#:   --kernel IMAGE   bzImage (x86_64) to boot
+#:   --payload DIR    copied to /payload in the guest (repeatable: DIR:NAME
+#:                    copies DIR to /payload/NAME)
+#:   --cpus N         vCPUs (default 2)
+#:   --mem MB         memory (default 512)
+#:   --append ARGS    extra kernel command line
+#:   --disk MB        attach a scratch virtio-blk disk of MB MiB (/dev/vda)
+#:   --timeout S      kill the guest after S seconds (default 300)
+#:   --log FILE       also save the console to FILE
+#:
+#: Acceleration: KVM when it works on this host, otherwise TCG. The check
+#: boots the kernel once under KVM and caches the answer per host in
+#: $SPB_CACHE/kvm-usable; SPB_ACCEL=tcg or SPB_ACCEL=kvm skips it.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kernel="" cpus=2 mem=512 append="" disk=0 timeout_s=300 logf=""
+payloads=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--payload) payloads+=("$2"); shift 2 ;;
+	--cpus) cpus=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--disk) disk=$2; shift 2 ;;
+	--timeout) timeout_s=$2; shift 2 ;;
+	--log) logf=$2; shift 2 ;;
+	-h|--help) usage_from "$0"; exit 0 ;;
+	--) shift; break ;;
+	-*) die "unknown option '$1' (see --help)" ;;
+	*) break ;;
+	esac
+done
+[ $# -gt 0 ] || die "no command to run in the guest (see --help)"
+cmd="$*"
+[ -f "$kernel" ] || die "--kernel '$kernel' not found: build it with scripts/build-kernel.sh"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
+	die "a static busybox is needed: apt-get install busybox-static"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/spb-vm.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# The initramfs: busybox, /init, the payload.
+root=$work/root
+mkdir -p "$root"/{bin,proc,sys,dev,tmp,payload}
+cp "$busybox" "$root/bin/busybox"
+for p in "${payloads[@]}"; do
+	src=${p%%:*} dst=""
+	[ "$src" != "$p" ] && dst=${p#*:}
+	[ -e "$src" ] || die "payload $src not found"
+	if [ -n "$dst" ]; then
+		mkdir -p "$root/payload/$(dirname "$dst")"
+		cp -a "$src" "$root/payload/$dst"
+	else
+		cp -a "$src"/. "$root/payload/"
+	fi
+done
+printf '%s\n' "$cmd" >"$root/payload/.cmd"
+cat >"$root/init" <<'INIT'
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t tmpfs tmpfs /tmp
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo "SPB-GUEST-UP"
+cd /payload
+sh /payload/.cmd
+echo "SPB-GUEST-EXIT $?"
+sync
+reboot -f
+INIT
+chmod +x "$root/init"
+(cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
+
+qemu_args=(-m "$mem" -smp "$cpus" -nographic -no-reboot -kernel "$kernel"
+	-initrd "$work/initrd.gz" -cpu max
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=6 $append")
+if [ "$disk" != 0 ]; then
+	truncate -s "${disk}M" "$work/disk.img"
+	qemu_args+=(-drive "file=$work/disk.img,if=virtio,format=raw,cache=none")
+fi
+
+accel=${SPB_ACCEL:-}
+if [ -z "$accel" ]; then
+	stamp=$SPB_CACHE/kvm-usable
+	if [ -f "$stamp" ]; then
+		accel=$(cat "$stamp")
+	elif [ -w /dev/kvm ]; then
+		log "checking whether KVM works here (once; cached in $stamp)"
+		if timeout 60 qemu-system-x86_64 -accel kvm -m 256 -smp 1 -nographic \
+			-no-reboot -kernel "$kernel" -initrd "$work/initrd.gz" \
+			-append "console=ttyS0 panic=-1 rdinit=/bin/true" 2>&1 |
+			grep -q -m1 'Kernel panic\|Run /bin/true'; then
+			accel=kvm
+		else
+			accel=tcg
+		fi
+		mkdir -p "$SPB_CACHE"
+		echo "$accel" >"$stamp"
+		note "KVM $([ "$accel" = kvm ] && echo works || echo does not work): using $accel"
+	else
+		accel=tcg
+	fi
+fi
+[ "$accel" = tcg ] && qemu_args+=(-accel tcg,thread=multi) || qemu_args+=(-accel kvm)
+
+out=$work/console.log
+set +e
+timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" </dev/null >"$out" 2>&1
+qrc=$?
+set -e
+tr -d '\r' <"$out" >"$out.clean"
+[ -n "$logf" ] && cp "$out.clean" "$logf"
+cat "$out.clean"
+rc=$(sed -n 's/^SPB-GUEST-EXIT \([0-9]*\)$/\1/p' "$out.clean" | tail -n1)
+if [ -z "$rc" ]; then
+	[ $qrc = 124 ] && warn "guest timed out after ${timeout_s}s"
+	warn "the guest did not report an exit status (qemu exit $qrc)"
+	exit 125
+fi
+exit "$rc"

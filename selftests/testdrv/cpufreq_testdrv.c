@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpufreq_testdrv - a test-only cpufreq driver for virtual machines
+ *
+ * No cpufreq driver binds in a QEMU guest, so no governor runs there. This
+ * driver gives every CPU a made-up frequency table and takes every request
+ * at once, through the interface selected by the "mode" parameter, so that
+ * schedutil and its tests run in a VM on each of the paths it has:
+ *
+ *   fast   ->fast_switch(): schedutil switches from scheduler context
+ *   slow   ->target_index() only: schedutil defers to its sugov kthread
+ *   perf   ->adjust_perf() (and ->fast_switch()): sugov_update_single_perf,
+ *          taken where utilization is frequency-invariant
+ *
+ * with one policy per CPU, or one policy for all CPUs ("shared=1", which
+ * makes schedutil use sugov_update_shared()). Requests show up as usual in
+ * scaling_cur_freq, the stats directory and the power:cpu_frequency trace
+ * event (adjust_perf requests in scaling_cur_freq and the trace event
+ * only, as for other adjust_perf drivers).
+ *
+ * It changes nothing about how fast the CPUs run. Not for production use.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpufreq.h>
+#include <linux/cpumask.h>
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <trace/events/power.h>
+
+static unsigned int min_khz = 800000;
+module_param(min_khz, uint, 0444);
+MODULE_PARM_DESC(min_khz, "Lowest frequency in kHz (default 800000)");
+
+static unsigned int max_khz = 3200000;
+module_param(max_khz, uint, 0444);
+MODULE_PARM_DESC(max_khz, "Highest frequency in kHz (default 3200000)");
+
+static unsigned int nr_freqs = 13;
+module_param(nr_freqs, uint, 0444);
+MODULE_PARM_DESC(nr_freqs, "Frequencies in the table, evenly spaced, 2..64 (default 13)");
+
+static unsigned int latency_us;
+module_param(latency_us, uint, 0444);
+MODULE_PARM_DESC(latency_us,
+		 "Transition latency in us: reported to cpufreq, and slept in slow mode (default 0)");
+
+static char *mode = "fast";
+module_param(mode, charp, 0444);
+MODULE_PARM_DESC(mode, "Request interface: fast, slow or perf (default fast)");
+
+static bool shared;
+module_param(shared, bool, 0444);
+MODULE_PARM_DESC(shared, "One policy for all CPUs instead of one per CPU (default N)");
+
+enum testdrv_mode { TESTDRV_FAST, TESTDRV_SLOW, TESTDRV_PERF };
+
+static const char * const testdrv_modes[] = {
+	[TESTDRV_FAST] = "fast",
+	[TESTDRV_SLOW] = "slow",
+	[TESTDRV_PERF] = "perf",
+};
+
+static enum testdrv_mode testdrv_mode;
+static struct cpufreq_frequency_table *testdrv_table;
+static DEFINE_PER_CPU(unsigned int, testdrv_cur);
+
+static void testdrv_set_cur(struct cpufreq_policy *policy, unsigned int freq)
+{
+	int cpu;
+
+	for_each_cpu(cpu, policy->cpus)
+		WRITE_ONCE(per_cpu(testdrv_cur, cpu), freq);
+}
+
+static int testdrv_init(struct cpufreq_policy *policy)
+{
+	if (shared)
+		cpumask_copy(policy->cpus, cpu_possible_mask);
+
+	policy->freq_table = testdrv_table;
+	policy->cpuinfo.transition_latency = latency_us * NSEC_PER_USEC;
+	policy->fast_switch_possible = testdrv_mode != TESTDRV_SLOW;
+	policy->cur = min_khz;
+	testdrv_set_cur(policy, min_khz);
+
+	return 0;
+}
+
+static int testdrv_target_index(struct cpufreq_policy *policy,
+				unsigned int index)
+{
+	if (latency_us)
+		usleep_range(latency_us, latency_us + latency_us / 8 + 1);
+
+	testdrv_set_cur(policy, policy->freq_table[index].frequency);
+
+	return 0;
+}
+
+static unsigned int testdrv_resolve(struct cpufreq_policy *policy,
+				    unsigned int target_freq)
+{
+	int idx;
+
+	idx = cpufreq_frequency_table_target(policy, target_freq, policy->min,
+					     policy->max, CPUFREQ_RELATION_L);
+
+	return policy->freq_table[idx].frequency;
+}
+
+static unsigned int testdrv_fast_switch(struct cpufreq_policy *policy,
+					unsigned int target_freq)
+{
+	unsigned int freq = testdrv_resolve(policy, target_freq);
+
+	testdrv_set_cur(policy, freq);
+
+	return freq;
+}
+
+static void testdrv_adjust_perf(struct cpufreq_policy *policy,
+				unsigned long min_perf,
+				unsigned long target_perf,
+				unsigned long max_perf,
+				unsigned long capacity)
+{
+	unsigned long perf = max(target_perf, min_perf);
+	unsigned int freq;
+	int cpu;
+
+	if (max_perf && perf > max_perf)
+		perf = max_perf;
+	if (!capacity || perf > capacity)
+		perf = capacity;
+
+	freq = capacity ? mult_frac(max_khz, perf, capacity) : max_khz;
+	freq = testdrv_resolve(policy, freq);
+	if (freq == policy->cur)
+		return;
+
+	WRITE_ONCE(policy->cur, freq);
+	testdrv_set_cur(policy, freq);
+
+	for_each_cpu(cpu, policy->cpus)
+		trace_cpu_frequency(freq, cpu);
+}
+
+static unsigned int testdrv_get(unsigned int cpu)
+{
+	return READ_ONCE(per_cpu(testdrv_cur, cpu));
+}
+
+static struct cpufreq_driver testdrv_driver = {
+	.name		= "cpufreq-testdrv",
+	.init		= testdrv_init,
+	.verify		= cpufreq_generic_frequency_table_verify,
+	.target_index	= testdrv_target_index,
+	.get		= testdrv_get,
+};
+
+static int __init testdrv_module_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	ret = match_string(testdrv_modes, ARRAY_SIZE(testdrv_modes), mode);
+	if (ret < 0) {
+		pr_err("mode=%s: use fast, slow or perf\n", mode);
+		return -EINVAL;
+	}
+	testdrv_mode = ret;
+
+	if (!min_khz || max_khz <= min_khz || nr_freqs < 2 || nr_freqs > 64) {
+		pr_err("need 0 < min_khz < max_khz and 2 <= nr_freqs <= 64\n");
+		return -EINVAL;
+	}
+
+	testdrv_table = kcalloc(nr_freqs + 1, sizeof(*testdrv_table), GFP_KERNEL);
+	if (!testdrv_table)
+		return -ENOMEM;
+
+	for (i = 0; i < nr_freqs; i++)
+		testdrv_table[i].frequency = min_khz +
+			(u64)(max_khz - min_khz) * i / (nr_freqs - 1);
+	testdrv_table[nr_freqs].frequency = CPUFREQ_TABLE_END;
+
+	if (testdrv_mode != TESTDRV_SLOW)
+		testdrv_driver.fast_switch = testdrv_fast_switch;
+	if (testdrv_mode == TESTDRV_PERF)
+		testdrv_driver.adjust_perf = testdrv_adjust_perf;
+
+	ret = cpufreq_register_driver(&testdrv_driver);
+	if (ret) {
+		pr_err("cannot register (another cpufreq driver bound?): %d\n", ret);
+		kfree(testdrv_table);
+		return ret;
+	}
+
+	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, latency %u us\n",
+		min_khz, max_khz, nr_freqs, testdrv_modes[testdrv_mode],
+		shared ? "shared" : "per-CPU", latency_us);
+	return 0;
+}
+module_init(testdrv_module_init);
+
+static void __exit testdrv_module_exit(void)
+{
+	cpufreq_unregister_driver(&testdrv_driver);
+	kfree(testdrv_table);
+}
+module_exit(testdrv_module_exit);
+
+MODULE_DESCRIPTION("Test-only cpufreq driver for governor tests in virtual machines");
+MODULE_LICENSE("GPL");
