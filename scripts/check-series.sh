@@ -69,13 +69,45 @@ check_header() {
 	return $bad
 }
 
+# --- MAINTAINERS coverage ------------------------------------------------------
+# Every file the series adds must be covered by a MAINTAINERS entry that
+# names linux-pm, checked with get_maintainer.pl in a worktree at the tip.
+tipwt=$(worktree_for "$tree" series-tip "$(git -C "$tree" rev-parse "$SPB_BRANCH")")
+added_files() {
+	git apply --summary "$@" | sed -n 's/^ create mode [0-9]* //p'
+}
+uncovered() {
+	local f
+	for f in "$@"; do
+		(cd "$tipwt" && scripts/get_maintainer.pl --no-git --no-git-fallback -f "$f" 2>&1) |
+			grep -q 'linux-pm@vger.kernel.org' || echo "$f"
+	done
+}
+mapfile -t added < <(added_files "${patches[@]}")
+if [ ${#added[@]} -gt 0 ]; then
+	miss=$(uncovered "${added[@]}")
+	if [ -z "$miss" ]; then
+		pass "maintainers: ${#added[@]} added file(s) covered by a linux-pm entry"
+	else
+		echo "$miss" | sed 's/^/      not covered: /'
+		fail "maintainers: added files without a linux-pm MAINTAINERS entry"
+	fi
+fi
+
 log "header rules and checkpatch --strict on $n patches"
 ignore=$(grep -v '^#' "$SPB_ROOT/scripts/checkpatch.allow" | awk 'NF {print $1}' | paste -sd, -)
 for p in "${patches[@]}"; do
 	b=$(basename "$p")
 	check "header $b" check_header "$p"
+	# checkpatch asks about MAINTAINERS whenever a patch adds a file; that
+	# is answered when get_maintainer.pl finds the files covered.
+	pignore=$ignore
+	mapfile -t added < <(added_files "$p")
+	if [ ${#added[@]} -gt 0 ] && [ -z "$(uncovered "${added[@]}")" ]; then
+		pignore=${pignore:+$pignore,}FILE_PATH_CHANGES
+	fi
 	check "checkpatch $b" "$tree/scripts/checkpatch.pl" --strict --no-tree --quiet \
-		--show-types ${ignore:+--ignore "$ignore"} "$p"
+		--show-types ${pignore:+--ignore "$pignore"} "$p"
 done
 
 log "export and apply"
@@ -96,7 +128,7 @@ warnings_of() {
 	local logf=$1; shift
 	local f
 	for f in "$@"; do
-		grep -E "(^|/)$f:[0-9]+(:[0-9]+)?: (warning|error)" "$logf" |
+		{ grep -E "(^|/)$f:[0-9]+(:[0-9]+)?: (warning|error)" "$logf" || true; } |
 			sed -E "s|^.*($f):[0-9]+(:[0-9]+)?: |\1: |"
 	done | sort -u
 }
@@ -107,8 +139,8 @@ kdoc_warnings() {
 	for f in "$@"; do
 		case $f in *.c|*.h) ;; *) continue ;; esac
 		[ -f "$wt/$f" ] || continue
-		(cd "$wt" && scripts/kernel-doc -none -Wall "$f" 2>&1) |
-			sed -E "s|^.*($f):[0-9]+: |\1: |; s/ line [0-9]+//"
+		{ (cd "$wt" && scripts/kernel-doc -none -Wall "$f" 2>&1) || true; } |
+			sed -E "s|^.*($f):[0-9]+:? |\1: |; s/ line [0-9]+//"
 	done | sort -u
 }
 
@@ -141,12 +173,16 @@ if [ ! -f "$out/vmlinux" ]; then
 	"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" >/dev/null
 fi
 
-log "baseline: touched objects at the base with W=1 C=1"
+sparse=$("$SPB_ROOT/scripts/get-sparse.sh")
+log "baseline: touched objects at the base with W=1 C=1 ($sparse)"
 wt=$(worktree_for "$tree" "$name" "$base")
 mapfile -t objs < <(objects_for "$out" $all_touched)
 blog=$SPB_CACHE/bisect-base.log
-kmake "$wt" "$out" "$blog" -j"$SPB_JOBS" W=1 C=1 "${objs[@]}" ||
+kmake "$wt" "$out" "$blog" -j"$SPB_JOBS" W=1 C=1 CHECK="$sparse" "${objs[@]}" ||
 	die "the base does not build (see $blog)"
+# kbuild turns C=1 off, with only a warning, when sparse is too old.
+grep -q 'specified, but' "$blog" && die "kbuild disabled sparse: $(grep 'specified, but' "$blog")"
+grep -q '  CHECK ' "$blog" || die "sparse did not run on the base (see $blog)"
 warnings_of "$blog" $all_touched >"$SPB_CACHE/bisect-base.warn"
 kdoc_warnings "$wt" $all_touched >"$SPB_CACHE/kdoc-base.warn"
 
@@ -162,9 +198,11 @@ for c in "${commits[@]}"; do
 	else
 		log "prefix $i/$n: ${objs[*]} (W=1 C=1)"
 		plog=$SPB_CACHE/bisect-$i.log
-		if ! (kmake "$wt" "$out" "$plog" -j"$SPB_JOBS" W=1 C=1 "${objs[@]}") 2>/dev/null; then
+		if ! (kmake "$wt" "$out" "$plog" -j"$SPB_JOBS" W=1 C=1 CHECK="$sparse" "${objs[@]}") 2>/dev/null; then
 			grep -E 'error|warning' "$plog" | head -n 20 | sed 's/^/      /'
 			fail "build $i/$n $b: does not compile (log: $plog)"
+		elif ! grep -q '  CHECK ' "$plog"; then
+			fail "build $i/$n $b: sparse did not run (log: $plog)"
 		else
 			new=$(warnings_of "$plog" "${touched[@]}" | comm -23 - "$SPB_CACHE/bisect-base.warn")
 			if [ -n "$new" ]; then

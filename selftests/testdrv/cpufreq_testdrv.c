@@ -13,7 +13,8 @@
  *          taken where utilization is frequency-invariant
  *
  * with one policy per CPU, or one policy for all CPUs ("shared=1", which
- * makes schedutil use sugov_update_shared()). Requests show up as usual in
+ * makes schedutil use sugov_update_shared()), and governor tunables that
+ * are global or, with "gov_per_policy=1", in each policy's directory. Requests show up as usual in
  * scaling_cur_freq, the stats directory and the power:cpu_frequency trace
  * event (adjust_perf requests in scaling_cur_freq and the trace event
  * only, as for other adjust_perf drivers).
@@ -55,6 +56,11 @@ MODULE_PARM_DESC(mode, "Request interface: fast, slow or perf (default fast)");
 static bool shared;
 module_param(shared, bool, 0444);
 MODULE_PARM_DESC(shared, "One policy for all CPUs instead of one per CPU (default N)");
+
+static bool gov_per_policy;
+module_param(gov_per_policy, bool, 0444);
+MODULE_PARM_DESC(gov_per_policy,
+		 "Governor tunables per policy (policyN/schedutil) instead of global (default N)");
 
 enum testdrv_mode { TESTDRV_FAST, TESTDRV_SLOW, TESTDRV_PERF };
 
@@ -192,6 +198,8 @@ static int __init testdrv_module_init(void)
 		testdrv_driver.fast_switch = testdrv_fast_switch;
 	if (testdrv_mode == TESTDRV_PERF)
 		testdrv_driver.adjust_perf = testdrv_adjust_perf;
+	if (gov_per_policy)
+		testdrv_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
 
 	ret = cpufreq_register_driver(&testdrv_driver);
 	if (ret) {
@@ -200,9 +208,10 @@ static int __init testdrv_module_init(void)
 		return ret;
 	}
 
-	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, latency %u us\n",
+	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, %s tunables, latency %u us\n",
 		min_khz, max_khz, nr_freqs, testdrv_modes[testdrv_mode],
-		shared ? "shared" : "per-CPU", latency_us);
+		shared ? "shared" : "per-CPU",
+		gov_per_policy ? "per-policy" : "global", latency_us);
 	return 0;
 }
 module_init(testdrv_module_init);

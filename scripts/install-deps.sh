@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#: Usage: scripts/install-deps.sh
+#:
+#: Install, with apt-get, the Debian packages the scripts need (a build
+#: toolchain for the kernel, ccache, quilt, QEMU, busybox-static, ...).
+#: Does nothing when they are all present; needs root otherwise.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+case ${1:-} in -h|--help) usage_from "$0"; exit 0 ;; esac
+
+pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
+	zstd python3 perl git ccache quilt file qemu-system-x86 qemu-system-arm
+	gcc-aarch64-linux-gnu busybox-static
+	debian-archive-keyring)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} = 0 ]; then
+	log "all ${#pkgs[@]} packages present"
+	exit 0
+fi
+[ "$(id -u)" = 0 ] || die "missing packages: ${missing[*]}; run as root, or: sudo apt-get install ${missing[*]}"
+log "installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+quiet "${TMPDIR:-/tmp}/spb-apt-update.log" apt-get update
+quiet "${TMPDIR:-/tmp}/spb-apt-install.log" apt-get install -y --no-install-recommends "${missing[@]}"
