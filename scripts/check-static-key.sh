@@ -7,8 +7,10 @@
 #: sugov_bias_key static branch: every jump-table entry of the key is mapped
 #: to the function that contains it, and each update entry point
 #: (sugov_update_single_freq, sugov_update_single_perf, sugov_update_shared)
-#: must contain at least one. Prints each site with its instruction, as
-#: objdump -d shows it (a 5-byte NOP or a jmp while the key is off).
+#: must reach at least one through the direct calls in its code (the
+#: compiler may keep helpers out of line). Prints each site with its
+#: instruction as objdump -d shows it in the object: a jmp over the new code,
+#: which jump_label_init() turns into a NOP at boot while the key is off.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -79,19 +81,71 @@ for off in sorted(relocs):
     fn = next((n for s, a, e, n in funcs if s == csec and a <= caddr < e), f"{csec}+{caddr:#x}")
     sites.setdefault(fn, []).append((csec, caddr))
 
-bad = 0
+# Direct calls (and tail jumps) between functions of the object.
+calls = {}
+cur = None
+dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", obj], capture_output=True, text=True, check=True).stdout
+for line in dis.splitlines():
+    m = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
+    if m:
+        cur = m[1]
+        calls.setdefault(cur, set())
+        continue
+    m = re.search(r"\s(?:call|jmp)\s+[0-9a-f]+ <([^>+]+)(?:\+0x[0-9a-f]+)?>", line)
+    if m and cur and m[1] != cur:
+        calls[cur].add(m[1])
+
+def reach(fn):
+    seen, todo = set(), [fn]
+    while todo:
+        f = todo.pop()
+        if f in seen:
+            continue
+        seen.add(f)
+        todo.extend(calls.get(f, ()))
+    return seen
+
+def insn(csec, caddr):
+    d = subprocess.run(["objdump", "-d", "-j", csec, f"--start-address={caddr}",
+                        f"--stop-address={caddr + 8}", obj], capture_output=True, text=True).stdout
+    ins = [re.sub(r"\s+", " ", l.strip()) for l in d.splitlines() if re.match(r"^\s*[0-9a-f]+:", l)]
+    return ins[0] if ins else hex(caddr)
+
+# The same sites in vmlinux, where objtool has turned the jmp into a NOP.
+import os
+vmlinux = os.path.join(os.path.dirname(obj), "..", "..", "vmlinux")
+vsyms = {}
+if os.path.exists(vmlinux):
+    for line in subprocess.run(["nm", vmlinux], capture_output=True, text=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2] in sites:
+            vsyms.setdefault(f[2], int(f[0], 16))
+
+def vinsn(fn, off):
+    if fn not in vsyms:
+        return ""
+    a = vsyms[fn] + off
+    d = subprocess.run(["objdump", "-d", f"--start-address={a}", f"--stop-address={a + 8}", vmlinux],
+                       capture_output=True, text=True).stdout
+    ins = [re.sub(r"\s+", " ", l.strip()) for l in d.splitlines() if re.match(r"^\s*[0-9a-f]+:", l)]
+    return f"  | vmlinux: {ins[0]}" if ins else ""
+
 for fn in sorted(sites):
+    start = syms[fn][1] if fn in syms else 0
     for csec, caddr in sites[fn]:
-        dis = subprocess.run(["objdump", "-d", "-j", csec, f"--start-address={caddr}",
-                              f"--stop-address={caddr + 1}", obj], capture_output=True, text=True).stdout
-        ins = [l.strip() for l in dis.splitlines() if re.match(r"^\s*[0-9a-f]+:", l)]
-        print(f"SITE {fn}: {ins[0] if ins else hex(caddr)}")
+        print(f"SITE {fn}+{caddr - start:#x}: {insn(csec, caddr)}{vinsn(fn, caddr - start)}")
+bad = 0
 for fn in ENTRIES:
-    n = len(sites.get(fn, []))
+    if fn not in calls:
+        print(f"FAIL {fn}: not in {obj}")
+        bad = 1
+        continue
+    r = sorted(f for f in reach(fn) if f in sites)
+    n = sum(len(sites[f]) for f in r)
     if n:
-        print(f"PASS {fn}: {n} {KEY} site(s)")
+        print(f"PASS {fn}: {n} {KEY} branch(es) on its paths, in {', '.join(r)}")
     else:
-        print(f"FAIL {fn}: no {KEY} site")
+        print(f"FAIL {fn}: no {KEY} branch on its paths")
         bad = 1
 print(f"TOTAL {sum(len(v) for v in sites.values())} sites in {len(sites)} functions")
 sys.exit(bad)

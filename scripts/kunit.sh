@@ -31,7 +31,8 @@ done
 
 tree=$(resolve_tree)
 [ -n "$rev" ] || rev=$SPB_BRANCH
-commit=$(git -C "$tree" rev-parse --verify "$rev^{commit}") || die "no commit $rev in $tree"
+commit=$(git -C "$tree" rev-parse -q --verify "$rev^{commit}") ||
+	die "no commit $rev in $tree: run scripts/apply.sh first"
 wt=$(worktree_for "$tree" kunit "$commit")
 [ -f "$wt/kernel/sched/tests/.kunitconfig" ] ||
 	die "$(git -C "$tree" log -1 --format='%h %s' "$commit") has no kernel/sched/tests/.kunitconfig"
