@@ -32,12 +32,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-tree=$(resolve_tree)
-ver=$(tree_version "$tree")
-base=$(tree_base "$tree")
-[ -n "$sdir" ] || sdir=$(series_dir_for "$ver")
-[ -f "$sdir/series" ] ||
-	die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3; see README.md)"
+resolve_series require
 mapfile -t patches < <(series_patches "$sdir")
 [ ${#patches[@]} -gt 0 ] || die "$sdir/series lists no patches"
 

@@ -30,12 +30,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-tree=$(resolve_tree)
-ver=$(tree_version "$tree")
-base=$(tree_base "$tree")
-[ -n "$sdir" ] || sdir=$(series_dir_for "$ver")
-[ -f "$sdir/series" ] ||
-	die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3; see README.md)"
+resolve_series require
 mapfile -t patches < <(series_patches "$sdir")
 n=${#patches[@]}
 
@@ -144,6 +139,18 @@ kdoc_warnings() {
 	done | sort -u
 }
 
+# Check NAME: the warnings on stdin that BASELINE does not have are new.
+report_new() {
+	local baseline=$1 name=$2 what=${3:-} new
+	new=$(comm -23 - "$baseline")
+	if [ -n "$new" ]; then
+		echo "$new" | sed 's/^/      /'
+		fail "$name: new warnings"
+	else
+		pass "$name${what:+ $what}"
+	fi
+}
+
 # Objects that depend on FILES, from the dependency lists kbuild keeps.
 objects_for() {
 	local out=$1; shift
@@ -204,22 +211,12 @@ for c in "${commits[@]}"; do
 		elif ! grep -q '  CHECK ' "$plog"; then
 			fail "build $i/$n $b: sparse did not run (log: $plog)"
 		else
-			new=$(warnings_of "$plog" "${touched[@]}" | comm -23 - "$SPB_CACHE/bisect-base.warn")
-			if [ -n "$new" ]; then
-				echo "$new" | sed 's/^/      /'
-				fail "build $i/$n $b: new W=1 or sparse warnings"
-			else
-				pass "build $i/$n $b (W=1, sparse)"
-			fi
+			warnings_of "$plog" "${touched[@]}" |
+				report_new "$SPB_CACHE/bisect-base.warn" "build $i/$n $b" "(W=1, sparse)"
 		fi
 	fi
-	new=$(kdoc_warnings "$wt" "${touched[@]}" | comm -23 - "$SPB_CACHE/kdoc-base.warn")
-	if [ -n "$new" ]; then
-		echo "$new" | sed 's/^/      /'
-		fail "kernel-doc $i/$n $b: new warnings"
-	else
-		pass "kernel-doc $i/$n $b"
-	fi
+	kdoc_warnings "$wt" "${touched[@]}" |
+		report_new "$SPB_CACHE/kdoc-base.warn" "kernel-doc $i/$n $b"
 done
 
 # Leave the build at the tip, as scripts/build-kernel.sh made it.

@@ -25,10 +25,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-tree=$(resolve_tree)
-ver=$(tree_version "$tree")
-base=$(tree_base "$tree")
-[ -n "$sdir" ] || sdir=$(series_dir_for "$ver")
+resolve_series
 git -C "$tree" rev-parse -q --verify "refs/heads/$SPB_BRANCH" >/dev/null ||
 	die "no branch $SPB_BRANCH in $tree: run scripts/apply.sh to create it from patches/"
 n=$(git -C "$tree" rev-list --count "$base..$SPB_BRANCH")

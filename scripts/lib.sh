@@ -193,3 +193,16 @@ check() {
 	fi
 	rm -f "$logf"
 }
+
+# Set tree, ver (its major.minor), base and sdir (the series directory for
+# that version, unless sdir is already set). With "require", die unless that
+# kernel has a series.
+resolve_series() {
+	tree=$(resolve_tree)
+	ver=$(tree_version "$tree")
+	base=$(tree_base "$tree")
+	[ -n "${sdir:-}" ] || sdir=$(series_dir_for "$ver")
+	if [ "${1:-}" = require ] && [ ! -f "$sdir/series" ]; then
+		die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3; see README.md)"
+	fi
+}
