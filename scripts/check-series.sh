@@ -78,6 +78,25 @@ uncovered() {
 			grep -q 'linux-pm@vger.kernel.org' || echo "$f"
 	done
 }
+# MAINTAINERS.snippet: each F: line must be in its entry at the tip.
+snippet_applied() {
+	local entry="" line
+	while IFS= read -r line; do
+		case $line in
+		'#'*|'') continue ;;
+		F:*)
+			awk -v e="$entry" -v l="$line" '
+				$0 == e { inside = 1; next }
+				inside && $0 == "" { inside = 0 }
+				inside && $0 == l { found = 1 }
+				END { exit !found }' "$tipwt/MAINTAINERS" ||
+				{ echo "not in '$entry': $line"; return 1; } ;;
+		*) entry=$line ;;
+		esac
+	done <"$SPB_ROOT/MAINTAINERS.snippet"
+}
+check "maintainers: MAINTAINERS.snippet is applied by the series" snippet_applied
+
 mapfile -t added < <(added_files "${patches[@]}")
 if [ ${#added[@]} -gt 0 ]; then
 	miss=$(uncovered "${added[@]}")
