@@ -10,6 +10,10 @@
 #:   --arch A     x86_64, arm64, or all (default)
 #:   --rev REV    commit to test (default: the branch $SPB_BRANCH)
 #:   --variants   also the configurations in kunit/*.kunitconfig (x86_64)
+#:   --prefixes   run the suite (x86_64) at every prefix of the series from
+#:                the patch that adds it; a prefix that changes no C file,
+#:                header or Kconfig since the last one run builds the same
+#:                kernel and is reported as such
 #:
 #: kunit.py asks QEMU for KVM first; where KVM is unusable (see
 #: scripts/vm-run.sh) a QEMU wrapper on PATH drops that request so that
@@ -17,12 +21,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-arches=all rev="" variants=0
+arches=all rev="" variants=0 prefixes=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arches=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
 	--variants) variants=1; shift ;;
+	--prefixes) prefixes=1; shift ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -72,7 +77,7 @@ done
 export PATH=$shim:$PATH
 
 run_one() {
-	local arch=$1 kconf=$2 label=$3 bdir json logf cc cross=() n failed
+	local arch=$1 kconf=$2 label=$3 at=${4:-} bdir json logf cc cross=() n failed
 	bdir=$wt/_kunit_$label
 	json=$SPB_CACHE/kunit-$label.json
 	logf=$SPB_CACHE/kunit-$label.log
@@ -126,11 +131,32 @@ for b in bad[:20]:
 PY
 )
 	if [ $rc = 0 ] && [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
-		pass "kunit $label: $n cases passed"
+		pass "kunit $label${at:+ at '$at'}: $n cases passed"
 	else
-		fail "kunit $label: exit $rc, $n cases ($expected expected), $failed not passed (log: $logf)"
+		fail "kunit $label${at:+ at '$at'}: exit $rc, $n cases ($expected expected), $failed not passed (log: $logf)"
 	fi
 }
+
+if [ $prefixes = 1 ]; then
+	base=$(tree_base "$tree")
+	first=$(git -C "$tree" log --reverse --format=%H --diff-filter=A "$base..$commit" \
+		-- kernel/sched/tests/.kunitconfig | head -n1)
+	[ -n "$first" ] || die "no commit in the series adds kernel/sched/tests/.kunitconfig"
+	last=""
+	for c in $(git -C "$tree" rev-list --reverse "$first^..$commit"); do
+		subj=$(git -C "$tree" log -1 --format=%s "$c")
+		if [ -n "$last" ] && [ -z "$(git -C "$tree" diff --name-only "$last" "$c" -- \
+			'*.c' '*.h' '*Kconfig*' '*.kunitconfig')" ]; then
+			pass "kunit prefix '$subj': no compiled file changed since the last prefix run"
+			continue
+		fi
+		wt=$(worktree_for "$tree" kunit "$c")
+		run_one x86_64 kernel/sched/tests x86_64 "$subj"
+		last=$c
+	done
+	[ "$SPB_FAILED" = 0 ]
+	exit
+fi
 
 for arch in $arches; do
 	run_one "$arch" kernel/sched/tests "$arch"

@@ -74,6 +74,7 @@ if [ $ok = 1 ]; then
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
 	stage "kselftests in QEMU" "$S/vm-test.sh" || true
 	stage "KUnit on x86_64 and arm64" "$S/kunit.sh" --arch all || true
+	stage "KUnit at every prefix from its patch" "$S/kunit.sh" --prefixes || true
 	if [ $full = 1 ]; then
 		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
 	fi
