@@ -4,6 +4,8 @@
 
 # Where everything generated lives: kernel trees, build directories, the
 # private apt state, ccache. Never inside the repository.
+: "${HOME:=$(getent passwd "$(id -u)" | cut -d: -f6)}"
+export HOME
 : "${SPB_CACHE:=${XDG_CACHE_HOME:-$HOME/.cache}/schedutil-perf-bias}"
 export SPB_CACHE
 

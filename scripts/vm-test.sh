@@ -51,6 +51,8 @@ if grep -q 'warning:' "$mod/build.log"; then
 	grep 'warning:' "$mod/build.log" >&2
 	die "the test driver builds with warnings"
 fi
+check "test driver: W=1 build and checkpatch --strict" "$wt/scripts/checkpatch.pl" \
+	--strict --no-tree --quiet -f "$SPB_ROOT/selftests/testdrv/cpufreq_testdrv.c"
 
 payload=$SPB_CACHE/vm-test/payload
 rm -rf "$payload" && mkdir -p "$payload/selftests/cpufreq"
