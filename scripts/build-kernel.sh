@@ -10,7 +10,8 @@
 #: cache/wt/NAME/_build. Prints the build directory.
 #:
 #:   --config NAME  fragment configs/NAME.config applied on allnoconfig
-#:                  (default x86_64-guest)
+#:                  (default x86_64-guest; arm64-* names cross-compile
+#:                  with aarch64-linux-gnu-gcc)
 #:   --rev REV      commit to build (default: the series branch $SPB_BRANCH,
 #:                  or 'base' for the pristine tree)
 #:   --name NAME    worktree name (default: <config>, or <config>-base)
@@ -30,6 +31,10 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$tree" ] || tree=$(resolve_tree)
 frag=$SPB_ROOT/configs/$config.config
+case $config in
+arm64-*) export SPB_ARCH=arm64 ;;
+*) export SPB_ARCH=x86_64 ;;
+esac
 [ -f "$frag" ] || die "no config fragment $frag"
 
 suffix=""
@@ -50,5 +55,5 @@ mkdir -p "$out"
 kbuild_config "$wt" "$out" "$frag"
 log "building $name at $(git -C "$tree" log -1 --format='%h %s' "$commit")"
 kmake "$wt" "$out" "$out/build.log" -j"$SPB_JOBS" all
-log "built $out/$(make -s -C "$wt" O="$out" image_name 2>/dev/null || echo vmlinux)"
+log "built $(kernel_image "$out")"
 echo "$out"

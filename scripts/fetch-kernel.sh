@@ -46,22 +46,8 @@ done
 
 # Private apt configuration: our own sources list, state and cache.
 aptdir=$SPB_CACHE/apt
-mkdir -p "$aptdir"/{lists/partial,archives/partial,etc/sources.list.d,etc/preferences.d,debs}
-: >"$aptdir/status"
-keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-[ -f "$keyring" ] || die "$keyring missing: apt-get install debian-archive-keyring"
-cat >"$aptdir/etc/sources.list" <<SRC
-deb [signed-by=$keyring] $(series_archive "$suite") $suite main
-SRC
-aptopts=(-o "Dir::Etc::sourcelist=$aptdir/etc/sources.list"
-	-o "Dir::Etc::sourceparts=$aptdir/etc/sources.list.d"
-	-o "Dir::Etc::preferencesparts=$aptdir/etc/preferences.d"
-	-o "Dir::State::Lists=$aptdir/lists"
-	-o "Dir::State::status=$aptdir/status"
-	-o "Dir::Cache=$aptdir"
-	-o "Dir::Cache::archives=$aptdir/archives"
-	-o "APT::Get::List-Cleanup=0"
-	-o "Debug::NoLocking=1")
+apt_private "$aptdir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(series_archive "$suite") $suite main"
+aptopts=("${APT_OPTS[@]}")
 
 log "updating private apt lists for $suite"
 quiet "$aptdir/update.log" apt-get "${aptopts[@]}" update

@@ -11,7 +11,7 @@ case ${1:-} in -h|--help) usage_from "$0"; exit 0 ;; esac
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	zstd python3 perl git ccache quilt file qemu-system-x86 qemu-system-arm
-	gcc-aarch64-linux-gnu busybox-static
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static
 	debian-archive-keyring)
 missing=()
 for p in "${pkgs[@]}"; do

@@ -52,6 +52,28 @@ series_archive() {
 	esac
 }
 
+# Set up a private apt configuration in DIR for LINE (a sources.list line),
+# optionally for a foreign architecture ARCH, and fill the array APT_OPTS
+# with the options that use it. The system's apt is never touched.
+apt_private() {
+	local dir=$1 line=$2 arch=${3:-}
+	mkdir -p "$dir"/{lists/partial,archives/partial,etc/sources.list.d,etc/preferences.d,debs}
+	: >"$dir/status"
+	[ -f /usr/share/keyrings/debian-archive-keyring.gpg ] ||
+		die "the Debian archive keyring is missing: apt-get install debian-archive-keyring"
+	printf '%s\n' "$line" >"$dir/etc/sources.list"
+	APT_OPTS=(-o "Dir::Etc::sourcelist=$dir/etc/sources.list"
+		-o "Dir::Etc::sourceparts=$dir/etc/sources.list.d"
+		-o "Dir::Etc::preferencesparts=$dir/etc/preferences.d"
+		-o "Dir::State::Lists=$dir/lists"
+		-o "Dir::State::status=$dir/status"
+		-o "Dir::Cache=$dir"
+		-o "Dir::Cache::archives=$dir/archives"
+		-o "APT::Get::List-Cleanup=0"
+		-o "Debug::NoLocking=1")
+	[ -z "$arch" ] || APT_OPTS+=(-o "APT::Architecture=$arch" -o "APT::Architectures=$arch")
+}
+
 # Directory of the patch series matching a kernel version (major.minor).
 series_dir_for() {
 	case $1 in
@@ -129,25 +151,77 @@ worktree_for() {
 # make with ccache in an out-of-tree build directory.
 kmake() {
 	local src=$1 out=$2 logf=$3; shift 3
-	local cc="gcc"
-	command -v ccache >/dev/null && cc="ccache gcc"
+	local cross="" cc archargs=()
+	if [ "${SPB_ARCH:-x86_64}" = arm64 ]; then
+		cross=aarch64-linux-gnu-
+		archargs=(ARCH=arm64 CROSS_COMPILE=$cross)
+	fi
+	cc=${cross}gcc
+	command -v ccache >/dev/null && cc="ccache $cc"
 	export CCACHE_DIR=${CCACHE_DIR:-$SPB_CACHE/ccache}
 	export CCACHE_BASEDIR=$SPB_CACHE
 	export CCACHE_NOHASHDIR=1
 	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 	export KBUILD_BUILD_USER=spb KBUILD_BUILD_HOST=spb
-	quiet "$logf" make -C "$src" O="$out" CC="$cc" HOSTCC=gcc "$@"
+	quiet "$logf" make -C "$src" O="$out" "${archargs[@]}" CC="$cc" HOSTCC=gcc "$@"
+}
+
+# The bootable image in build directory OUT for $SPB_ARCH.
+kernel_image() {
+	if [ "${SPB_ARCH:-x86_64}" = arm64 ]; then
+		echo "$1/arch/arm64/boot/Image"
+	else
+		echo "$1/arch/x86/boot/bzImage"
+	fi
+}
+
+# Count the leaf test cases in a kunit.py JSON file: prints "CASES FAILED"
+# and the first failed cases' paths on stderr.
+kunit_json_count() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+cases, bad = 0, []
+def walk(t, path):
+    global cases
+    subs = t.get("sub_groups") or []
+    tcs = t.get("test_cases") or []
+    for c in tcs:
+        kids = c.get("sub_groups") or c.get("test_cases") or []
+        if kids:
+            walk(c, path + [c["name"]])
+            continue
+        cases += 1
+        if c.get("status") != "PASS":
+            bad.append("/".join(path + [c["name"]]) + ":" + str(c.get("status")))
+    for s in subs:
+        walk(s, path + [s["name"]])
+for t in d.get("tests", [d]):
+    walk(t, [t.get("name", "")])
+print(cases, len(bad))
+for b in bad[:20]:
+    print(b, file=sys.stderr)
+PY
 }
 
 # Configure OUT from allnoconfig plus a fragment; reuse when unchanged.
 kbuild_config() {
-	local src=$1 out=$2 frag=$3 stamp missing
+	local src=$1 out=$2 frag=$3 stamp missing inc
+	# "# include: NAME.config" lines pull in another fragment first.
+	mkdir -p "$out"
+	: >"$out/.spb-fragment"
+	for inc in $(sed -n 's/^# include: *\([^ ]*\)$/\1/p' "$frag"); do
+		[ -f "$(dirname "$frag")/$inc" ] || die "$frag includes $inc, which does not exist"
+		cat "$(dirname "$frag")/$inc" >>"$out/.spb-fragment"
+	done
+	cat "$frag" >>"$out/.spb-fragment"
+	frag=$out/.spb-fragment
 	stamp=$(cat "$frag" | sha1sum | cut -c1-12)
 	if [ -f "$out/.config" ] && [ "$(cat "$out/.spb-config" 2>/dev/null)" = "$stamp" ]; then
 		kmake "$src" "$out" "$out/config.log" olddefconfig
 		return
 	fi
-	log "configuring $(basename "$out") from $(basename "$frag")"
+	log "configuring $(basename "$out") from $(basename "$3")"
 	kmake "$src" "$out" "$out/config.log" allnoconfig
 	quiet "$out/config.log" "$src/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" "$frag"
 	kmake "$src" "$out" "$out/config.log" olddefconfig

@@ -6,8 +6,10 @@
 #: the packages it needs, fetch the base kernel, apply the series, run the
 #: per-patch checks (headers, checkpatch, export, git am/quilt, bisect
 #: builds with W=1 and sparse, kernel-doc), check the static key in the
-#: built scheduler object, run the kselftests in QEMU with the test
-#: cpufreq driver in each of its configurations, and run the KUnit suite on
+#: built scheduler object, run the kselftests in x86_64 and arm64 QEMU
+#: guests with the test cpufreq driver in each of its configurations (and
+#: on the base kernel, where none may pass, and on this host, where they
+#: must skip), run the stress test in a guest, and run the KUnit suite on
 #: x86_64 and arm64. The last line is
 #: "N passed, N failed"; the exit status is non-zero if anything failed.
 #:
@@ -54,6 +56,31 @@ stage() {
 	[ "$(wc -l <"$SPB_RESULTS")" != "$before" ] || pass "$name"
 }
 
+# The installed kselftests, run on this host: without a cpufreq policy
+# each must print a KTAP skip and exit 4 (with one, this check is skipped:
+# it would change the host's governors).
+host_skips() {
+	local d=$SPB_CACHE/vm-test/payload-x86_64/kselftest/cpufreq t rc out
+	set -- /sys/devices/system/cpu/cpufreq/policy*
+	if [ -e "$1" ]; then
+		note "this host has cpufreq policies: not running the kselftests on it"
+		return 0
+	fi
+	for t in schedutil_tunables.sh schedutil_response.sh; do
+		[ -x "$d/$t" ] || { warn "$d/$t not built"; return 1; }
+		set +e
+		out=$("$d/$t" 2>&1)
+		rc=$?
+		set -e
+		if [ $rc = 4 ] && echo "$out" | grep -q '^1\.\.0 # SKIP'; then
+			pass "host: $t: $(echo "$out" | grep '^1\.\.0 # SKIP'), exit 4"
+		else
+			echo "$out" | sed 's/^/      /'
+			fail "host: $t: exit $rc, expected a KTAP skip and exit 4"
+		fi
+	done
+}
+
 ok=1
 stage "install packages" "$S/install-deps.sh" || ok=0
 if [ $ok = 1 ]; then
@@ -72,10 +99,19 @@ fi
 if [ $ok = 1 ]; then
 	stage "per-patch checks" "$S/check-series.sh" || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
-	stage "kselftests in QEMU" "$S/vm-test.sh" || true
-	stage "KUnit on x86_64 and arm64" "$S/kunit.sh" --arch all || true
+	stage "kselftests in QEMU, x86_64 and arm64" "$S/vm-test.sh" --arch all || true
+	stage "kselftests on the base kernel: none passes" "$S/vm-test.sh" --rev base --configs fast || true
+	stage "kselftests on this host without cpufreq: KTAP skip, exit 4" host_skips || true
+	stage "stress: hostile tunable writes, governor switches, hotplug, reloads" \
+		"$S/vm-stress.sh" --seconds 45 || true
+	stage "KUnit on x86_64" "$S/kunit.sh" --arch x86_64 || true
 	stage "KUnit at every prefix from its patch" "$S/kunit.sh" --prefixes || true
 	if [ $full = 1 ]; then
+		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
+		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
+			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy || true
+		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
+			"$S/vm-stress.sh" --config x86_64-debug --seconds 120 || true
 		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
 	fi
 fi

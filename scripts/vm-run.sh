@@ -7,7 +7,8 @@
 #: console; exits with COMMAND's exit status, or 125 if the guest never
 #: reported one (crash, hang, timeout).
 #:
-#:   --kernel IMAGE   bzImage (x86_64) to boot
+#:   --kernel IMAGE   bzImage (x86_64) or Image (arm64) to boot
+#:   --arch ARCH      x86_64 (default) or arm64 (qemu-system-aarch64 -M virt)
 #:   --payload DIR    copied to /payload in the guest (repeatable: DIR:NAME
 #:                    copies DIR to /payload/NAME)
 #:   --cpus N         vCPUs (default 2)
@@ -27,11 +28,12 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel="" cpus=2 mem=512 append="" disk=0 timeout_s=300 logf=""
+kernel="" arch=x86_64 cpus=2 mem=512 append="" disk=0 timeout_s=300 logf=""
 payloads=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
+	--arch) arch=$2; shift 2 ;;
 	--payload) payloads+=("$2"); shift 2 ;;
 	--cpus) cpus=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -48,10 +50,13 @@ done
 [ $# -gt 0 ] || die "no command to run in the guest (see --help)"
 cmd="$*"
 [ -f "$kernel" ] || die "--kernel '$kernel' not found: build it with scripts/build-kernel.sh"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 missing: apt-get install qemu-system-x86"
-busybox=$(command -v busybox || true)
-[ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
-	die "a static busybox is needed: apt-get install busybox-static"
+case $arch in
+x86_64) qemu=qemu-system-x86_64 pkg=qemu-system-x86 console=ttyS0 ;;
+arm64) qemu=qemu-system-aarch64 pkg=qemu-system-arm console=ttyAMA0 ;;
+*) die "unknown --arch '$arch': use x86_64 or arm64" ;;
+esac
+command -v $qemu >/dev/null || die "$qemu missing: apt-get install $pkg"
+busybox=$("$SPB_ROOT/scripts/get-busybox.sh" --arch "$arch")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/spb-vm.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -79,6 +84,10 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
+ln -s /proc/self/fd /dev/fd
+ln -s fd/0 /dev/stdin
+ln -s fd/1 /dev/stdout
+ln -s fd/2 /dev/stderr
 mount -t tmpfs tmpfs /tmp
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -93,14 +102,21 @@ chmod +x "$root/init"
 (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1) >"$work/initrd.gz"
 
 qemu_args=(-m "$mem" -smp "$cpus" -nographic -no-reboot -kernel "$kernel"
-	-initrd "$work/initrd.gz" -cpu max
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=6 $append")
+	-initrd "$work/initrd.gz"
+	-append "console=$console panic=-1 oops=panic loglevel=6 $append")
+# arm64: a Cortex-A57 has no activity monitors (AMU), so frequency
+# invariance comes from the cpufreq driver, and TCG emulates it faster than
+# "max" (no pointer authentication).
+[ "$arch" = arm64 ] && qemu_args+=(-M virt -cpu cortex-a57) || qemu_args+=(-cpu max)
 if [ "$disk" != 0 ]; then
 	truncate -s "${disk}M" "$work/disk.img"
-	qemu_args+=(-drive "file=$work/disk.img,if=virtio,format=raw,cache=none")
+	qemu_args+=(-drive "file=$work/disk.img,if=none,id=scratch,format=raw,cache=none"
+		-device virtio-blk-pci,drive=scratch)
 fi
 
 accel=${SPB_ACCEL:-}
+# KVM only runs guests of the host's architecture.
+[ "$arch" = x86_64 ] || accel=tcg
 if [ -z "$accel" ]; then
 	stamp=$SPB_CACHE/kvm-usable
 	if [ -f "$stamp" ]; then
@@ -126,7 +142,7 @@ fi
 
 out=$work/console.log
 set +e
-timeout --foreground -k 5 "$timeout_s" qemu-system-x86_64 "${qemu_args[@]}" </dev/null >"$out" 2>&1
+timeout --foreground -k 5 "$timeout_s" $qemu "${qemu_args[@]}" </dev/null >"$out" 2>&1
 qrc=$?
 set -e
 tr -d '\r' <"$out" >"$out.clean"

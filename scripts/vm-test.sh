@@ -1,31 +1,54 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#: Usage: scripts/vm-test.sh [--tree DIR] [--configs LIST] [--rev REV]
+#: Usage: scripts/vm-test.sh [--tree DIR] [--arch ARCH] [--configs LIST] [--rev REV]
+#:        scripts/vm-test.sh --response-table [--arch ARCH] [--configs CONFIG] [--reps N]
 #:
 #: Run the schedutil kselftests in QEMU, once per test-driver configuration:
-#: build the kernel (scripts/build-kernel.sh) and the test cpufreq driver
-#: (selftests/testdrv) against it, boot with the kselftests of that kernel
-#: tree in an initramfs, load the driver and run every schedutil_*.sh test.
-#: One PASS/FAIL line per configuration; the KTAP output is in
-#: $SPB_CACHE/vm-test/<config>.log.
+#: build the guest kernel (scripts/build-kernel.sh, configs/ARCH-guest.config),
+#: the test cpufreq driver (selftests/testdrv) against it and the cpufreq
+#: kselftests of the series branch (make install, statically linked), boot
+#: with them in a busybox initramfs and a scratch virtio disk, load the
+#: driver and run them with run_kselftest.sh. The function profiler counts
+#: which of schedutil's update paths ran in each guest. One PASS/FAIL line
+#: per configuration and one for the paths; the guest's console log is in
+#: $SPB_CACHE/vm-test/<rev>-<arch>-<config>.log.
 #:
+#:   --arch ARCH     x86_64 (default), arm64 or all
 #:   --configs LIST  comma-separated, from: fast, fast-shared, slow,
-#:                   slow-shared, perf, fast-gov-per-policy (default: all)
-#:   --rev REV       kernel to test: branch (default) or base
+#:                   slow-shared, perf, perf-shared, fast-gov-per-policy
+#:                   (default: all on x86_64; on arm64, where each boot
+#:                   takes twice as long, fast, slow-shared and perf: the
+#:                   paths an x86 TCG guest cannot take, fast switching and
+#:                   adjust_perf, and the kthread with a shared policy)
+#:   --rev REV       kernel to test: branch (default) or base. On the base
+#:                   the tests must fail or skip: none may pass vacuously.
+#:   --response-table  instead of the kselftests, measure the responses to a
+#:                   synchronous I/O loop, a wakeup after idle and a CPU hog
+#:                   with the defaults and with performance_bias=1 (N runs
+#:                   each, default 5; configuration fast unless --configs)
+#:                   and print them side by side
+#:   --prepare-only  build the kernel, the driver and the kselftests into
+#:                   $SPB_CACHE/vm-test/payload-ARCH, boot nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree="" configs="" rev=branch
+tree="" configs="" rev=branch arches=x86_64 table=0 reps=5 prepare=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=$2; shift 2 ;;
+	--arch) arches=$2; shift 2 ;;
 	--configs) configs=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
+	--response-table) table=1; shift ;;
+	--prepare-only) prepare=1; shift ;;
+	--reps) reps=$2; shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
 [ -n "$tree" ] || tree=$(resolve_tree)
+[ "$arches" = all ] && arches=x86_64,arm64
+case $rev in branch|base) ;; *) die "--rev must be branch or base" ;; esac
 
 declare -A params=(
 	[fast]="mode=fast"
@@ -33,67 +56,226 @@ declare -A params=(
 	[slow]="mode=slow latency_us=50"
 	[slow-shared]="mode=slow shared=1 latency_us=50"
 	[perf]="mode=perf"
+	[perf-shared]="mode=perf shared=1"
 	[fast-gov-per-policy]="mode=fast gov_per_policy=1"
 )
-order="fast fast-shared slow slow-shared perf fast-gov-per-policy"
-[ -n "$configs" ] || configs=${order// /,}
+order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy"
+arm64_order="fast slow-shared perf"
+[ $table = 0 ] || order=fast arm64_order=fast
+user_configs=$configs
+PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sugov_work cpufreq_driver_fast_switch cpufreq_driver_adjust_perf"
 
-out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev")
-wt=$(dirname "$out")
-image=$out/arch/x86/boot/bzImage
+# The kselftests always come from the series branch, also for the base.
+git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
+	die "branch $SPB_BRANCH not found in $tree: run scripts/apply.sh first"
+work=$SPB_CACHE/vm-test
+mkdir -p "$work"
 
-log "building the test cpufreq driver against $(basename "$wt")"
-mod=$SPB_CACHE/vm-test/testdrv-$(basename "$wt")
-rm -rf "$mod" && mkdir -p "$mod"
-cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$mod/"
-kmake "$wt" "$out" "$mod/build.log" M="$mod" W=1 modules
-no_warnings() {
-	! grep 'warning:' "$1"
+# Build and install the cpufreq kselftests for ARCH into DIR.
+build_selftests() {
+	local arch=$1 dir=$2 src=$work/selftests-src cross=""
+	local commit
+	commit=$(git -C "$tree" rev-parse "$SPB_BRANCH")
+	if [ "$(cat "$src/.commit" 2>/dev/null)" != "$commit" ]; then
+		rm -rf "$src" && mkdir -p "$src"
+		git -C "$tree" archive "$commit" tools scripts Makefile | tar -x -C "$src"
+		echo "$commit" >"$src/.commit"
+	fi
+	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
+	rm -rf "$dir" "$work/selftests-build-$arch"
+	quiet "$work/selftests-$arch.log" make -C "$src/tools/testing/selftests" \
+		ARCH="$arch" CROSS_COMPILE="$cross" LDFLAGS=-static TARGETS=cpufreq \
+		O="$work/selftests-build-$arch" INSTALL_PATH="$dir" install
 }
-check "test driver: W=1 build without warnings" no_warnings "$mod/build.log"
-check "test driver: checkpatch --strict" "$wt/scripts/checkpatch.pl" \
-	--strict --no-tree --quiet -f "$SPB_ROOT/selftests/testdrv/cpufreq_testdrv.c"
 
-payload=$SPB_CACHE/vm-test/payload
-rm -rf "$payload" && mkdir -p "$payload/selftests/cpufreq"
-cp "$mod/cpufreq_testdrv.ko" "$payload/"
-cp -r "$wt/tools/testing/selftests/kselftest" "$payload/selftests/"
-tests=""
-for t in "$wt"/tools/testing/selftests/cpufreq/schedutil_*.sh; do
-	[ -e "$t" ] || continue
-	cp "$t" "$payload/selftests/cpufreq/"
-	case $t in *_lib.sh) ;; *) tests="$tests $(basename "$t")" ;; esac
-done
-[ -n "$tests" ] || warn "the kernel tree has no schedutil kselftests"
+# The guest's command: load the driver, profile schedutil's update paths,
+# run the kselftests, report the path counts.
+guest_cmd() {
+	cat <<EOF
+K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
+if [ -r \$K ]; then echo SPB-KUNIT-BEGIN; cat \$K; echo SPB-KUNIT-END; fi
+insmod /payload/cpufreq_testdrv.ko $1 || exit 3
+T=/sys/kernel/tracing
+for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
+echo 1 >\$T/function_profile_enabled
+cd /payload/kselftest
+SCHEDUTIL_IO_FILE=/dev/vda ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
+rc=\$?
+cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq)_/ { h[\$1] += \$2 }
+	END { for (f in h) print "SPB-PATH", f, h[f] }'
+echo 0 >\$T/function_profile_enabled
+rmmod cpufreq_testdrv || rc=1
+exit \$rc
+EOF
+}
 
-IFS=, read -r -a list <<<"$configs"
-for c in "${list[@]}"; do
-	[ -n "${params[$c]:-}" ] || die "unknown configuration '$c' (see --help)"
-	logf=$SPB_CACHE/vm-test/$c.log
-	log "booting ($c: ${params[$c]})"
-	cmd="insmod /payload/cpufreq_testdrv.ko ${params[$c]} || exit 3
-rc=0
-for t in $tests; do
-	echo \"# selftests: cpufreq: \$t\"
-	sh selftests/cpufreq/\$t
-	r=\$?
-	echo \"# exit=\$r \$t\"
-	[ \$r = 0 ] || rc=1
-done
-exit \$rc"
+# Boot once and print the side-by-side table of the responses.
+response_table() {
+	local arch=$1 c=$2 image=$3 payload=$4 logf rc
+	logf=$work/table-$arch-$c.log
+	log "booting $arch ($c: ${params[$c]}) for $reps runs of 3 workloads x 2 profiles (about $((reps * 15 + 20)) s under TCG)"
 	set +e
-	"$SPB_ROOT/scripts/vm-run.sh" --kernel "$image" --payload "$payload" \
-		--cpus 2 --timeout 300 --log "$logf" -- "$cmd" >/dev/null 2>&1
+	"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
+		--payload "$payload" --cpus 2 --disk 16 --timeout 900 --log "$logf" -- \
+		"insmod /payload/cpufreq_testdrv.ko ${params[$c]} || exit 3
+SCHEDUTIL_IO_FILE=/dev/vda REPS=$reps sh /payload/response-table.sh" >/dev/null 2>&1
 	rc=$?
 	set -e
-	oks=$(grep -c '^ok ' "$logf" || true)
-	noks=$(grep -c '^not ok ' "$logf" || true)
-	if [ $rc = 0 ] && [ "$noks" = 0 ] && [ "$oks" -gt 0 ]; then
-		pass "vm $c: $oks KTAP tests ok ($rev)"
-	else
-		grep -E '^not ok |^Bail out|^1\.\.0|SPB-GUEST-EXIT|Kernel panic|BUG:|WARNING:' "$logf" |
-			head -n 20 | sed 's/^/      /'
-		fail "vm $c: exit $rc, $oks ok, $noks not ok ($rev; log: $logf)"
+	if [ $rc != 0 ] || ! grep -q '^SPB-ROW ' "$logf"; then
+		tail -n 20 "$logf" | sed 's/^/      /'
+		fail "response table ($arch $c): guest exit $rc (log: $logf)"
+		return
 	fi
+	echo
+	echo "schedutil responses, $arch guest, test driver ${params[$c]}: $(sed -n 's/^SPB-INFO //p' "$logf")"
+	echo "median (min..max) of $reps runs; requests = power:cpu_frequency events for the CPU"
+	echo
+	sed -n 's/^SPB-ROW //p' "$logf" | awk -F'|' '
+		BEGIN { printf "  %-50s  %-24s  %s\n", "metric", "default", "performance_bias=1" }
+		{
+			split($2, a, " "); split($3, b, " ")
+			printf "  %-50s  %-24s  %s\n", $1, a[1] " (" a[2] ".." a[3] ")",
+				b[1] " (" b[2] ".." b[3] ")"
+		}'
+	echo
+	pass "response table ($arch $c)"
+}
+
+# Check the results of the KUnit suite in a guest's console LOG.
+kunit_in_guest() {
+	local wt=$1 arch=$2 logf=$3 json=$work/kunit-$arch-guest.json n failed
+	local expected
+	expected=$(cat "$SPB_ROOT/kunit/expected-cases")
+	rm -f "$json"
+	# The suite's results, from debugfs (KUnit logs at KERN_INFO, which
+	# the console's loglevel hides).
+	sed -n '/^SPB-KUNIT-BEGIN$/,/^SPB-KUNIT-END$/p' "$logf" | sed '1d;$d' >"$logf.kunit"
+	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$json" "$logf.kunit" >/dev/null 2>&1 || true
+	if [ ! -s "$json" ]; then
+		fail "kunit in the $arch guest: no results in $logf"
+		return
+	fi
+	read -r n failed < <(kunit_json_count "$json")
+	if [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
+		pass "kunit in the $arch guest: $n cases passed"
+	else
+		fail "kunit in the $arch guest: $n cases ($expected expected), $failed not passed (log: $logf)"
+	fi
+}
+
+declare -A seen=()
+IFS=, read -r -a alist <<<"$arches"
+for arch in "${alist[@]}"; do
+	case $arch in x86_64|arm64) ;; *) die "unknown --arch '$arch'" ;; esac
+	configs=$user_configs
+	if [ -z "$configs" ]; then
+		configs=$order
+		[ "$arch" = arm64 ] && configs=$arm64_order
+		configs=${configs// /,}
+	fi
+	IFS=, read -r -a list <<<"$configs"
+	for c in "${list[@]}"; do
+		[ -n "${params[$c]:-}" ] || die "unknown configuration '$c' (see --help)"
+	done
+	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config "$arch-guest")
+	wt=$(dirname "$out")
+	export SPB_ARCH=$arch
+	image=$(kernel_image "$out")
+
+	log "building the test cpufreq driver against $(basename "$wt")"
+	mod=$work/testdrv-$(basename "$wt")
+	rm -rf "$mod" && mkdir -p "$mod"
+	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$mod/"
+	kmake "$wt" "$out" "$mod/build.log" M="$mod" W=1 modules
+	no_warnings() {
+		! grep 'warning:' "$1"
+	}
+	check "test driver ($arch): W=1 build without warnings" no_warnings "$mod/build.log"
+	[ "$arch" != x86_64 ] || check "test driver: checkpatch --strict" \
+		"$wt/scripts/checkpatch.pl" --strict --no-tree --quiet \
+		-f "$SPB_ROOT/selftests/testdrv/cpufreq_testdrv.c"
+
+	log "building the cpufreq kselftests for $arch"
+	payload=$work/payload-$arch
+	rm -rf "$payload" && mkdir -p "$payload"
+	build_selftests "$arch" "$payload/kselftest"
+	check "cpufreq kselftests ($arch): build without warnings" no_warnings "$work/selftests-$arch.log"
+	cp "$mod/cpufreq_testdrv.ko" "$payload/"
+	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
+	[ $prepare = 0 ] || continue
+
+	if [ $table = 1 ]; then
+		for c in "${list[@]}"; do
+			response_table "$arch" "$c" "$image" "$payload"
+		done
+		continue
+	fi
+	kunit_done=0
+	grep -qx 'CONFIG_CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST=y' "$out/.config" || kunit_done=1
+	for c in "${list[@]}"; do
+		logf=$work/$rev-$arch-$c.log
+		log "booting $arch ($c: ${params[$c]}; $rev)"
+		set +e
+		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
+			--payload "$payload" --cpus 2 --disk 16 --timeout 600 \
+			--log "$logf" -- "$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
+		rc=$?
+		set -e
+		# The guest kernel may carry the KUnit suite, run at boot.
+		if [ $kunit_done = 0 ]; then
+			kunit_done=1
+			kunit_in_guest "$wt" "$arch" "$logf"
+		fi
+		# run_kselftest.sh: one top-level KTAP line per test, the
+		# test's own KTAP prefixed with "# ".
+		top_ok=$(grep -c '^ok .*selftests: cpufreq' "$logf" || true)
+		top_skip=$(grep -c '^ok .*selftests: cpufreq.*# SKIP' "$logf" || true)
+		top_fail=$(grep -c '^not ok .*selftests: cpufreq' "$logf" || true)
+		sub_ok=$(grep -c '^# ok ' "$logf" || true)
+		sub_skip=$(grep -c '^# ok .*# SKIP' "$logf" || true)
+		sub_fail=$(grep -c '^# not ok ' "$logf" || true)
+		paths=$(sed -n 's/^SPB-PATH //p' "$logf" | sort | tr '\n' ' ')
+		for p in $PATHS; do
+			n=$(sed -n "s/^SPB-PATH $p \([0-9]*\)$/\1/p" "$logf")
+			[ "${n:-0}" -gt 0 ] && seen[$p]="${seen[$p]:-}$arch/$c "
+		done
+		summary="tests ok $((top_ok - top_skip)), skipped $top_skip, failed $top_fail; cases ok $((sub_ok - sub_skip)), skipped $sub_skip, failed $sub_fail"
+		if [ "$rev" = base ]; then
+			# Nothing may pass on a kernel without the series.
+			if [ $((top_ok - top_skip)) = 0 ] && [ $((top_skip + top_fail)) -ge 2 ]; then
+				pass "vm $arch $c on the base: no test passes ($summary)"
+				grep -m 3 -E '^# (1\.\.0 # SKIP|not ok)' "$logf" | sed 's/^/      /'
+			else
+				fail "vm $arch $c on the base: a test passed without the series ($summary; log: $logf)"
+			fi
+			continue
+		fi
+		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
+		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ]; then
+			pass "vm $arch $c: $summary"
+			note "      paths: $paths"
+			grep -E '^# # (I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
+		else
+			grep -m 20 -E '^not ok |^# not ok |# SKIP|^Bail out|SPB-GUEST-EXIT|Kernel panic|BUG:|WARNING:' "$logf" |
+				sed 's/^/      /' || true
+			fail "vm $arch $c: exit $rc, $summary (log: $logf)"
+		fi
+	done
 done
+
+# Every update path schedutil has must have run in some guest.
+if [ "$rev" = branch ] && [ $table = 0 ] && [ -z "$user_configs" ] &&
+   [ "$arches" = x86_64,arm64 ]; then
+	covered() {
+		local p missing=""
+		for p in "$@"; do
+			[ -n "${seen[$p]:-}" ] || missing="$missing $p"
+			note "      $p ran in: ${seen[$p]:-none}"
+		done
+		[ -z "$missing" ] || { warn "never ran:$missing"; return 1; }
+	}
+	check "schedutil's paths all ran: fast switch, sugov kthread, shared, single_perf" \
+		covered cpufreq_driver_fast_switch sugov_work sugov_update_shared \
+		sugov_update_single_perf cpufreq_driver_adjust_perf
+fi
 [ "$SPB_FAILED" = 0 ]
