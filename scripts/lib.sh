@@ -204,6 +204,34 @@ for b in bad[:20]:
 PY
 }
 
+# Build the test cpufreq driver (selftests/testdrv) with W=1 into DIR
+# against the kernel tree WT built in OUT, for $SPB_ARCH; log in DIR/build.log.
+build_testdrv() {
+	local wt=$1 out=$2 dir=$3
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$dir/"
+	kmake "$wt" "$out" "$dir/build.log" M="$dir" W=1 modules
+}
+
+# Build the cpufreq kselftests of the series branch in TREE for ARCH
+# (statically linked, for a busybox initramfs) and install them into DIR;
+# sources and build in WORK, log in WORK/selftests-ARCH.log. Always the
+# branch's, also when the kernel under test is another commit.
+build_selftests() {
+	local tree=$1 arch=$2 dir=$3 work=$4 src=$4/selftests-src cross="" commit
+	commit=$(git -C "$tree" rev-parse "$SPB_BRANCH")
+	if [ "$(cat "$src/.commit" 2>/dev/null)" != "$commit" ]; then
+		rm -rf "$src" && mkdir -p "$src"
+		git -C "$tree" archive "$commit" tools scripts Makefile | tar -x -C "$src"
+		echo "$commit" >"$src/.commit"
+	fi
+	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
+	rm -rf "$dir" "$work/selftests-build-$arch"
+	quiet "$work/selftests-$arch.log" make -C "$src/tools/testing/selftests" \
+		ARCH="$arch" CROSS_COMPILE="$cross" LDFLAGS=-static TARGETS=cpufreq \
+		O="$work/selftests-build-$arch" INSTALL_PATH="$dir" install
+}
+
 # Configure OUT from allnoconfig plus a fragment; reuse when unchanged.
 kbuild_config() {
 	local src=$1 out=$2 frag=$3 stamp missing inc

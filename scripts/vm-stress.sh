@@ -43,25 +43,19 @@ case $seconds$writers$cpus in *[!0-9]*) die "--seconds, --writers and --cpus tak
 tree=$(resolve_tree)
 work=$SPB_CACHE/vm-stress
 mkdir -p "$work"
-# The payload: the driver and the kselftests (for schedutil_load) as
-# vm-test.sh builds them, and the stress script.
-"$SPB_ROOT/scripts/vm-test.sh" --tree "$tree" --prepare-only --configs fast >/dev/null ||
-	die "could not build the test driver and kselftests (run scripts/vm-test.sh to see why)"
-# Then this kernel (vm-test.sh built the branch, maybe in the same
-# worktree).
 out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --config "$config" --rev "$rev")
 wt=$(dirname "$out")
 export SPB_ARCH=x86_64
 image=$(kernel_image "$out")
+
+# The payload: the test driver for this kernel, the cpufreq kselftests
+# (for schedutil_load) and the stress script.
+log "building the test cpufreq driver and the cpufreq kselftests"
 payload=$work/payload
 rm -rf "$payload" && mkdir -p "$payload"
-cp -r "$SPB_CACHE/vm-test/payload-x86_64/kselftest" "$payload/"
-# The driver must match this kernel.
-mod=$work/testdrv-$config
-rm -rf "$mod" && mkdir -p "$mod"
-cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$mod/"
-kmake "$wt" "$out" "$mod/build.log" M="$mod" modules
-cp "$mod/cpufreq_testdrv.ko" "$SPB_ROOT/selftests/stress.sh" "$payload/"
+build_selftests "$tree" x86_64 "$payload/kselftest" "$work"
+build_testdrv "$wt" "$out" "$work/testdrv-$config"
+cp "$work/testdrv-$config/cpufreq_testdrv.ko" "$SPB_ROOT/selftests/stress.sh" "$payload/"
 
 logf=$work/$config-$seconds.log
 log "booting $config with $cpus vCPUs: hotplug checks, then ${seconds}s of stress"

@@ -27,12 +27,10 @@
 #:                   with the defaults and with performance_bias=1 (N runs
 #:                   each, default 5; configuration fast unless --configs)
 #:                   and print them side by side
-#:   --prepare-only  build the kernel, the driver and the kselftests into
-#:                   $SPB_CACHE/vm-test/payload-ARCH, boot nothing
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree="" configs="" rev=branch arches=x86_64 table=0 reps=5 prepare=0
+tree="" configs="" rev=branch arches=x86_64 table=0 reps=5
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=$2; shift 2 ;;
@@ -40,7 +38,6 @@ while [ $# -gt 0 ]; do
 	--configs) configs=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
 	--response-table) table=1; shift ;;
-	--prepare-only) prepare=1; shift ;;
 	--reps) reps=$2; shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -70,23 +67,6 @@ git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
 	die "branch $SPB_BRANCH not found in $tree: run scripts/apply.sh first"
 work=$SPB_CACHE/vm-test
 mkdir -p "$work"
-
-# Build and install the cpufreq kselftests for ARCH into DIR.
-build_selftests() {
-	local arch=$1 dir=$2 src=$work/selftests-src cross=""
-	local commit
-	commit=$(git -C "$tree" rev-parse "$SPB_BRANCH")
-	if [ "$(cat "$src/.commit" 2>/dev/null)" != "$commit" ]; then
-		rm -rf "$src" && mkdir -p "$src"
-		git -C "$tree" archive "$commit" tools scripts Makefile | tar -x -C "$src"
-		echo "$commit" >"$src/.commit"
-	fi
-	[ "$arch" = arm64 ] && cross=aarch64-linux-gnu-
-	rm -rf "$dir" "$work/selftests-build-$arch"
-	quiet "$work/selftests-$arch.log" make -C "$src/tools/testing/selftests" \
-		ARCH="$arch" CROSS_COMPILE="$cross" LDFLAGS=-static TARGETS=cpufreq \
-		O="$work/selftests-build-$arch" INSTALL_PATH="$dir" install
-}
 
 # The guest's command: load the driver, profile schedutil's update paths,
 # run the kselftests, report the path counts.
@@ -184,9 +164,7 @@ for arch in "${alist[@]}"; do
 
 	log "building the test cpufreq driver against $(basename "$wt")"
 	mod=$work/testdrv-$(basename "$wt")
-	rm -rf "$mod" && mkdir -p "$mod"
-	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$mod/"
-	kmake "$wt" "$out" "$mod/build.log" M="$mod" W=1 modules
+	build_testdrv "$wt" "$out" "$mod"
 	no_warnings() {
 		! grep 'warning:' "$1"
 	}
@@ -198,11 +176,10 @@ for arch in "${alist[@]}"; do
 	log "building the cpufreq kselftests for $arch"
 	payload=$work/payload-$arch
 	rm -rf "$payload" && mkdir -p "$payload"
-	build_selftests "$arch" "$payload/kselftest"
+	build_selftests "$tree" "$arch" "$payload/kselftest" "$work"
 	check "cpufreq kselftests ($arch): build without warnings" no_warnings "$work/selftests-$arch.log"
 	cp "$mod/cpufreq_testdrv.ko" "$payload/"
 	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
-	[ $prepare = 0 ] || continue
 
 	if [ $table = 1 ]; then
 		for c in "${list[@]}"; do
