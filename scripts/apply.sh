@@ -42,11 +42,12 @@ if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 fi
 
 am() {
-	local branch=$1
+	local branch=$1 amlog
+	amlog=$SPB_CACHE/$(tree_prefix "$tree")am.log
 	git -C "$tree" checkout -q -B "$branch" "$base"
 	if ! git -C "$tree" -c user.name=spb -c user.email=spb@invalid am -q --no-3way \
-		--committer-date-is-author-date "${patches[@]}" >"$SPB_CACHE/am.log" 2>&1; then
-		cat "$SPB_CACHE/am.log" >&2
+		--committer-date-is-author-date "${patches[@]}" >"$amlog" 2>&1; then
+		cat "$amlog" >&2
 		git -C "$tree" am --abort >/dev/null 2>&1 || true
 		return 1
 	fi

@@ -195,7 +195,9 @@ if [ $skip_build = 1 ]; then
 fi
 
 name=x86_64-guest
-wt=$SPB_CACHE/wt/$name
+# Logs and the build of a tree other than mainline's carry its prefix.
+pfx=$(tree_prefix "$tree")
+wt=$SPB_CACHE/wt/$pfx$name
 out=$wt/_build
 if [ ! -f "$out/vmlinux" ]; then
 	log "no full build yet: building the series tip first"
@@ -206,14 +208,14 @@ sparse=$("$SPB_ROOT/scripts/get-sparse.sh")
 log "baseline: touched objects at the base with W=1 C=1 ($sparse)"
 wt=$(worktree_for "$tree" "$name" "$base")
 mapfile -t objs < <(objects_for "$out" $all_touched)
-blog=$SPB_CACHE/bisect-base.log
+blog=$SPB_CACHE/${pfx}bisect-base.log
 kmake "$wt" "$out" "$blog" -j"$SPB_JOBS" W=1 C=1 CHECK="$sparse" "${objs[@]}" ||
 	die "the base does not build (see $blog)"
 # kbuild turns C=1 off, with only a warning, when sparse is too old.
 grep -q 'specified, but' "$blog" && die "kbuild disabled sparse: $(grep 'specified, but' "$blog")"
 grep -q '  CHECK ' "$blog" || die "sparse did not run on the base (see $blog)"
-warnings_of "$blog" $all_touched >"$SPB_CACHE/bisect-base.warn"
-kdoc_warnings "$wt" $all_touched >"$SPB_CACHE/kdoc-base.warn"
+warnings_of "$blog" $all_touched >"$SPB_CACHE/${pfx}bisect-base.warn"
+kdoc_warnings "$wt" $all_touched >"$SPB_CACHE/${pfx}kdoc-base.warn"
 
 i=0
 for c in "${commits[@]}"; do
@@ -226,7 +228,7 @@ for c in "${commits[@]}"; do
 		pass "build $i/$n $b (no object touched)"
 	else
 		log "prefix $i/$n: ${objs[*]} (W=1 C=1)"
-		plog=$SPB_CACHE/bisect-$i.log
+		plog=$SPB_CACHE/${pfx}bisect-$i.log
 		if ! (kmake "$wt" "$out" "$plog" -j"$SPB_JOBS" W=1 C=1 CHECK="$sparse" "${objs[@]}") 2>/dev/null; then
 			grep -m 20 -E 'error|warning' "$plog" | sed 's/^/      /' || true
 			fail "build $i/$n $b: does not compile (log: $plog)"
@@ -234,11 +236,11 @@ for c in "${commits[@]}"; do
 			fail "build $i/$n $b: sparse did not run (log: $plog)"
 		else
 			warnings_of "$plog" "${touched[@]}" |
-				report_new "$SPB_CACHE/bisect-base.warn" "build $i/$n $b" "(W=1, sparse)"
+				report_new "$SPB_CACHE/${pfx}bisect-base.warn" "build $i/$n $b" "(W=1, sparse)"
 		fi
 	fi
 	kdoc_warnings "$wt" "${touched[@]}" |
-		report_new "$SPB_CACHE/kdoc-base.warn" "kernel-doc $i/$n $b"
+		report_new "$SPB_CACHE/${pfx}kdoc-base.warn" "kernel-doc $i/$n $b"
 done
 
 # Leave the build at the tip, as scripts/build-kernel.sh made it.

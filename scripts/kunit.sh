@@ -79,8 +79,8 @@ export PATH=$shim:$PATH
 run_one() {
 	local arch=$1 kconf=$2 label=$3 at=${4:-} bdir json logf cc cross=() n failed
 	bdir=$wt/_kunit_$label
-	json=$SPB_CACHE/kunit-$label.json
-	logf=$SPB_CACHE/kunit-$label.log
+	json=$SPB_CACHE/$(tree_prefix "$tree")kunit-$label.json
+	logf=$SPB_CACHE/$(tree_prefix "$tree")kunit-$label.log
 	cc="ccache gcc"
 	if [ "$arch" = arm64 ]; then
 		command -v aarch64-linux-gnu-gcc >/dev/null ||

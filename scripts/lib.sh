@@ -128,6 +128,18 @@ usage_from() {
 	sed -n 's/^#: \{0,1\}//p' "$1"
 }
 
+# The prefix of TREE's worktrees and logs in the cache: none for the
+# mainline tree, whose files keep their short names; the tree's directory
+# name and a dash for other trees (6.12, 7.2, KERNEL_SRC), so that they
+# are kept apart from the mainline tree's.
+tree_prefix() {
+	if [ "$1" -ef "$SPB_CACHE/src/linux-7.3" ]; then
+		echo ""
+	else
+		echo "$(basename "$1")-"
+	fi
+}
+
 # A git worktree of TREE at COMMIT, kept in the cache under NAME and reused:
 # only the files that differ are rewritten, so make rebuilds only what
 # changed. Its build directory is _build inside it: kbuild then uses the
@@ -135,7 +147,7 @@ usage_from() {
 # each prefix). Prints the worktree's path.
 worktree_for() {
 	local tree=$1 name=$2 commit=$3 wt
-	wt=$SPB_CACHE/wt/$name
+	wt=$SPB_CACHE/wt/$(tree_prefix "$tree")$name
 	if [ ! -e "$wt/.git" ]; then
 		mkdir -p "$SPB_CACHE/wt"
 		rm -rf "$wt"
@@ -307,6 +319,6 @@ resolve_series() {
 	base=$(tree_base "$tree")
 	[ -n "${sdir:-}" ] || sdir=$(series_dir_for "$ver")
 	if [ "${1:-}" = require ] && [ ! -f "$sdir/series" ]; then
-		die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3; see README.md)"
+		die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3, 7.2 and 6.12; see README.md)"
 	fi
 }

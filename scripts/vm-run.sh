@@ -15,8 +15,14 @@
 #:   --mem MB         memory (default 512)
 #:   --append ARGS    extra kernel command line
 #:   --disk MB        attach a scratch virtio-blk disk of MB MiB (/dev/vda)
+#:   --disk-cache M   its QEMU cache mode (default none: flushes reach the
+#:                    host's disk; unsafe: they return at once, so I/O
+#:                    latency does not depend on the host's disk)
 #:   --timeout S      kill the guest after S seconds (default 300)
 #:   --log FILE       also save the console to FILE
+#:   --icount SHIFT   TCG only: guest time advances 2^SHIFT ns per guest
+#:                    instruction (-icount shift=SHIFT), so that timings
+#:                    inside the guest do not depend on the host's load
 #:
 #: Acceleration: KVM when it works on this host, otherwise TCG. The check
 #: boots the kernel once under KVM and caches the answer per host in
@@ -28,7 +34,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kernel="" arch=x86_64 cpus=2 mem=512 append="" disk=0 timeout_s=300 logf=""
+kernel="" arch=x86_64 cpus=2 mem=512 append="" disk=0 timeout_s=300 logf="" icount="" dcache=none
 payloads=()
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,6 +47,8 @@ while [ $# -gt 0 ]; do
 	--disk) disk=$2; shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--log) logf=$2; shift 2 ;;
+	--icount) icount=$2; shift 2 ;;
+	--disk-cache) dcache=$2; shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option '$1' (see --help)" ;;
@@ -110,7 +118,7 @@ qemu_args=(-m "$mem" -smp "$cpus" -nographic -no-reboot -kernel "$kernel"
 [ "$arch" = arm64 ] && qemu_args+=(-M virt -cpu cortex-a57) || qemu_args+=(-cpu max)
 if [ "$disk" != 0 ]; then
 	truncate -s "${disk}M" "$work/disk.img"
-	qemu_args+=(-drive "file=$work/disk.img,if=none,id=scratch,format=raw,cache=none"
+	qemu_args+=(-drive "file=$work/disk.img,if=none,id=scratch,format=raw,cache=$dcache"
 		-device virtio-blk-pci,drive=scratch)
 fi
 
@@ -137,6 +145,11 @@ if [ -z "$accel" ]; then
 	else
 		accel=tcg
 	fi
+fi
+if [ -n "$icount" ]; then
+	case $icount in ''|*[!0-9]*) die "--icount needs a shift, 0..10" ;; esac
+	accel=tcg
+	qemu_args+=(-icount "shift=$icount,sleep=on")
 fi
 [ "$accel" = tcg ] && qemu_args+=(-accel "tcg,thread=${SPB_TCG_THREAD:-single}") || qemu_args+=(-accel kvm)
 

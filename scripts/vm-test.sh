@@ -65,7 +65,7 @@ PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sug
 # The kselftests always come from the series branch, also for the base.
 git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
 	die "branch $SPB_BRANCH not found in $tree: run scripts/apply.sh first"
-work=$SPB_CACHE/vm-test
+work=$SPB_CACHE/$(tree_prefix "$tree")vm-test
 mkdir -p "$work"
 
 # The guest's command: load the driver, profile schedutil's update paths,

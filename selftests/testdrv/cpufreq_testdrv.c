@@ -19,15 +19,28 @@
  * event (adjust_perf requests in scaling_cur_freq and the trace event
  * only, as for other adjust_perf drivers).
  *
- * It changes nothing about how fast the CPUs run. Not for production use.
+ * By default it changes nothing about how fast the CPUs run. With
+ * "emulate=1" it emulates DVFS on a machine without it: while a CPU is busy
+ * at a requested frequency f below the highest, a per-CPU hrtimer takes
+ * (1 - f / fmax) of every "emulate_period_us" away from it by spinning in
+ * hard interrupt context, so work runs f / fmax as fast, as on hardware
+ * without frequency invariance (the lost time counts as the interrupted
+ * task's, so utilization rises at low frequency as it would there). The
+ * timer is started when the CPU leaves idle and cancelled when it enters
+ * idle (power:cpu_idle), so idle CPUs cost nothing.
+ *
+ * Not for production use.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/cpufreq.h>
 #include <linux/cpumask.h>
 #include <linux/delay.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <trace/events/power.h>
@@ -62,6 +75,16 @@ module_param(gov_per_policy, bool, 0444);
 MODULE_PARM_DESC(gov_per_policy,
 		 "Governor tunables per policy (policyN/schedutil) instead of global (default N)");
 
+static bool emulate;
+module_param(emulate, bool, 0444);
+MODULE_PARM_DESC(emulate,
+		 "Emulate DVFS: busy CPUs lose (1 - f/fmax) of their time (default N)");
+
+static unsigned int emulate_period_us = 1000;
+module_param(emulate_period_us, uint, 0444);
+MODULE_PARM_DESC(emulate_period_us,
+		 "Emulation period in us, 100..100000: run f/fmax of it, spin the rest (default 1000)");
+
 enum testdrv_mode { TESTDRV_FAST, TESTDRV_SLOW, TESTDRV_PERF };
 
 static const char * const testdrv_modes[] = {
@@ -73,6 +96,114 @@ static const char * const testdrv_modes[] = {
 static enum testdrv_mode testdrv_mode;
 static struct cpufreq_frequency_table *testdrv_table;
 static DEFINE_PER_CPU(unsigned int, testdrv_cur);
+
+/*
+ * DVFS emulation. The timer of a busy CPU alternates between letting it run
+ * for period * f / fmax and spinning for the rest of the period.
+ */
+struct testdrv_emu {
+	struct hrtimer timer;
+	unsigned int cpu;
+};
+
+static DEFINE_PER_CPU(struct testdrv_emu, testdrv_emu);
+static bool testdrv_emulating;
+static u64 testdrv_period_ns;
+
+/* Nanoseconds of each period a CPU at @freq may run. */
+static u64 testdrv_emu_run_ns(unsigned int freq)
+{
+	if (freq >= max_khz)
+		return testdrv_period_ns;
+
+	return div_u64(testdrv_period_ns * freq, max_khz);
+}
+
+static enum hrtimer_restart testdrv_emu_fn(struct hrtimer *timer)
+{
+	struct testdrv_emu *emu = container_of(timer, struct testdrv_emu, timer);
+	unsigned int freq = READ_ONCE(per_cpu(testdrv_cur, emu->cpu));
+	u64 run_ns = testdrv_emu_run_ns(freq);
+	ktime_t now, end;
+
+	/* Moved away by CPU hotplug, or the module is going: stop. */
+	if (!READ_ONCE(testdrv_emulating) || emu->cpu != smp_processor_id())
+		return HRTIMER_NORESTART;
+
+	/* An idle CPU is not slowed down: it has no work to slow. */
+	now = ktime_get();
+	if (!is_idle_task(current) && run_ns < testdrv_period_ns) {
+		end = ktime_add_ns(now, testdrv_period_ns - run_ns);
+		while (ktime_before(now, end)) {
+			cpu_relax();
+			now = ktime_get();
+		}
+	}
+
+	/* Run for run_ns from the end of the spin, not from the expiry. */
+	hrtimer_set_expires(timer, ktime_add_ns(now, run_ns));
+	return HRTIMER_RESTART;
+}
+
+/* power:cpu_idle probe: runs on the CPU entering or leaving idle. */
+static void testdrv_emu_idle(void *data, unsigned int state, unsigned int cpu)
+{
+	struct testdrv_emu *emu = this_cpu_ptr(&testdrv_emu);
+	unsigned int freq;
+
+	if (!READ_ONCE(testdrv_emulating))
+		return;
+
+	if (state != PWR_EVENT_EXIT) {
+		hrtimer_try_to_cancel(&emu->timer);
+		return;
+	}
+
+	if (hrtimer_active(&emu->timer))
+		return;
+
+	freq = READ_ONCE(per_cpu(testdrv_cur, emu->cpu));
+	hrtimer_start(&emu->timer, ns_to_ktime(testdrv_emu_run_ns(freq)),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static int testdrv_emu_start(void)
+{
+	unsigned int cpu;
+	int ret;
+
+	testdrv_period_ns = (u64)emulate_period_us * NSEC_PER_USEC;
+	for_each_possible_cpu(cpu) {
+		struct testdrv_emu *emu = per_cpu_ptr(&testdrv_emu, cpu);
+
+		emu->cpu = cpu;
+#ifdef TESTDRV_HAVE_HRTIMER_SETUP
+		hrtimer_setup(&emu->timer, testdrv_emu_fn, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+#else
+		hrtimer_init(&emu->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+		emu->timer.function = testdrv_emu_fn;
+#endif
+	}
+
+	WRITE_ONCE(testdrv_emulating, true);
+	ret = register_trace_cpu_idle(testdrv_emu_idle, NULL);
+	if (ret)
+		WRITE_ONCE(testdrv_emulating, false);
+
+	return ret;
+}
+
+static void testdrv_emu_stop(void)
+{
+	unsigned int cpu;
+
+	WRITE_ONCE(testdrv_emulating, false);
+	unregister_trace_cpu_idle(testdrv_emu_idle, NULL);
+	tracepoint_synchronize_unregister();
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu(testdrv_emu, cpu).timer);
+}
 
 static void testdrv_set_cur(struct cpufreq_policy *policy, unsigned int freq)
 {
@@ -128,15 +259,34 @@ static unsigned int testdrv_fast_switch(struct cpufreq_policy *policy,
 	return freq;
 }
 
+/*
+ * ->adjust_perf() takes the policy and a max_perf in 7.x and the CPU in
+ * 6.12: the Makefile probes the header, as distributions backport.
+ */
+#ifdef TESTDRV_ADJUST_PERF_POLICY
 static void testdrv_adjust_perf(struct cpufreq_policy *policy,
 				unsigned long min_perf,
 				unsigned long target_perf,
 				unsigned long max_perf,
 				unsigned long capacity)
 {
+#else
+static void testdrv_adjust_perf(unsigned int this_cpu,
+				unsigned long min_perf,
+				unsigned long target_perf,
+				unsigned long capacity)
+{
+	struct cpufreq_policy *policy = cpufreq_cpu_get_raw(this_cpu);
+	unsigned long max_perf = 0;
+#endif
 	unsigned long perf = max(target_perf, min_perf);
 	unsigned int freq;
 	int cpu;
+
+#ifndef TESTDRV_ADJUST_PERF_POLICY
+	if (!policy)
+		return;
+#endif
 
 	if (max_perf && perf > max_perf)
 		perf = max_perf;
@@ -201,6 +351,12 @@ static int __init testdrv_module_init(void)
 	if (gov_per_policy)
 		testdrv_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
 
+	if (emulate && (emulate_period_us < 100 || emulate_period_us > 100000)) {
+		pr_err("emulate_period_us=%u: use 100..100000\n", emulate_period_us);
+		kfree(testdrv_table);
+		return -EINVAL;
+	}
+
 	ret = cpufreq_register_driver(&testdrv_driver);
 	if (ret) {
 		pr_err("cannot register (another cpufreq driver bound?): %d\n", ret);
@@ -208,16 +364,29 @@ static int __init testdrv_module_init(void)
 		return ret;
 	}
 
-	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, %s tunables, latency %u us\n",
+	if (emulate) {
+		ret = testdrv_emu_start();
+		if (ret) {
+			pr_err("cannot hook power:cpu_idle for the emulation: %d\n", ret);
+			cpufreq_unregister_driver(&testdrv_driver);
+			kfree(testdrv_table);
+			return ret;
+		}
+	}
+
+	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, %s tunables, latency %u us, %s\n",
 		min_khz, max_khz, nr_freqs, testdrv_modes[testdrv_mode],
 		shared ? "shared" : "per-CPU",
-		gov_per_policy ? "per-policy" : "global", latency_us);
+		gov_per_policy ? "per-policy" : "global", latency_us,
+		emulate ? "DVFS emulated" : "no DVFS emulation");
 	return 0;
 }
 module_init(testdrv_module_init);
 
 static void __exit testdrv_module_exit(void)
 {
+	if (emulate)
+		testdrv_emu_stop();
 	cpufreq_unregister_driver(&testdrv_driver);
 	kfree(testdrv_table);
 }

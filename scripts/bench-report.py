@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Table, summary and checks of scripts/bench.sh.
+
+Usage: bench-report.py OUTDIR TIMELINES INFO
+
+Reads OUTDIR/results.csv (config,workload,rep,metric,value) and the
+timelines (config,workload,"t_ms:MHz ..."), prints the table (median and
+min..max of the runs), writes OUTDIR/summary.csv, OUTDIR/table.md and the
+gnuplot scripts and data of the frequency plots, and prints one PASS/FAIL
+line per check of the benchmark issue (also appended to $SPB_RESULTS).
+Exits 1 if a check failed.
+"""
+import csv
+import os
+import statistics
+import sys
+
+outdir, timelines, info = sys.argv[1], sys.argv[2], sys.argv[3]
+ORDER = ["base", "default", "profile", "iowait", "idle", "upthr", "performance"]
+LABEL = {"base": "base", "default": "default", "profile": "bias=1",
+         "iowait": "iowait=max", "idle": "idle=100", "upthr": "upthr=80",
+         "performance": "perf gov"}
+
+samples = {}
+for row in csv.DictReader(open(os.path.join(outdir, "results.csv"))):
+    samples.setdefault((row["config"], row["workload"], row["metric"]), []).append(row["value"])
+configs = [c for c in ORDER if any(k[0] == c for k in samples)]
+
+INF = float("inf")
+
+
+def values(c, w, m, scale=1.0):
+    out = []
+    for v in samples.get((c, w, m), []):
+        if v in ("-", ""):
+            out.append(INF)
+        else:
+            out.append(float(v) * scale)
+    return out
+
+
+def stat(vs):
+    if not vs:
+        return None
+    s = sorted(vs)
+    return s[(len(s) - 1) // 2], s[0], s[-1]
+
+
+def fmt(x, prec):
+    if x == INF:
+        return "never"
+    return ("%." + str(prec) + "f") % x
+
+
+def cell(st, prec):
+    if st is None:
+        return "n/a"
+    m, lo, hi = st
+    return "%s (%s..%s)" % (fmt(m, prec), fmt(lo, prec), fmt(hi, prec))
+
+
+# Derived per-run series: the hook's cost, performance per modelled joule.
+def hook_cost(c):
+    a, b = values(c, "pipe", "ns_per_round"), values(c, "pipe", "ns_per_round_nohook")
+    return [x - y for x, y in zip(a, b)]
+
+
+def per_joule(c, w, m):
+    ops, mj = values(c, w, m), values(c, w, "mj")
+    return [o / (e / 1000.0) for o, e in zip(ops, mj) if e > 0]
+
+
+def build_per_joule(c):
+    return [1000.0 / e for e in values(c, "build", "mj") if e > 0]
+
+
+ROWS = [
+    # (section, label, getter, precision, "lower"/"higher" is better)
+    ("1. I/O response", "sync I/O: requests to fmax", lambda c: values(c, "io", "reqs"), 0),
+    (None, "sync I/O: ms to fmax", lambda c: values(c, "io", "us", 1e-3), 1),
+    ("2. Idle exit", "burst: MHz at wakeup", lambda c: values(c, "burst", "wake"), 0),
+    (None, "burst: duration, us (2 ms at fmax)", lambda c: values(c, "burst", "median_us"), 0),
+    ("3. Ramp", "CPU hog: requests to fmax", lambda c: values(c, "hog", "reqs"), 0),
+    (None, "CPU hog: ms to fmax", lambda c: values(c, "hog", "us", 1e-3), 1),
+    ("4. Frequency cost", "duty 1%: time-weighted MHz", lambda c: values(c, "duty", "avg"), 0),
+    (None, "duty 1%: busy-weighted MHz", lambda c: values(c, "duty", "bavg"), 0),
+    (None, "duty 1%: modelled mJ per s", lambda c: values(c, "duty", "mj"), 1),
+    (None, "duty 1% long: time-weighted MHz", lambda c: values(c, "duty-long", "avg"), 0),
+    (None, "duty 1% long: busy-weighted MHz", lambda c: values(c, "duty-long", "bavg"), 0),
+    (None, "duty 1% long: modelled mJ per s", lambda c: values(c, "duty-long", "mj", 0.5), 1),
+    (None, "duty 1%: other CPU, time-weighted MHz", lambda c: values(c, "duty", "oavg"), 0),
+    (None, "sync I/O: time-weighted MHz", lambda c: values(c, "io", "avg"), 0),
+    (None, "sync I/O: modelled mJ per s", lambda c: values(c, "io", "mj"), 0),
+    (None, "sync I/O: writes per modelled J", lambda c: per_joule(c, "io", "ops"), 0),
+    (None, "CPU hog: time-weighted MHz", lambda c: values(c, "hog", "avg"), 0),
+    (None, "build: time-weighted MHz (CPU 1)", lambda c: values(c, "build", "avg"), 0),
+    (None, "build: modelled mJ", lambda c: values(c, "build", "mj"), 0),
+    (None, "build: jobs per modelled J", build_per_joule, 2),
+    ("5. Emulated throughput", "sync I/O: writes per s", lambda c: values(c, "io", "ops_per_s"), 0),
+    (None, "build: wall ms (40 x 10 ms, -j2)", lambda c: values(c, "build", "ns", 1e-6), 0),
+    ("6. Hot path (no emulation)", "pipe: ns per round", lambda c: values(c, "pipe", "ns_per_round"), 0),
+    (None, "pipe: ns per round, no hook", lambda c: values(c, "pipe", "ns_per_round_nohook"), 0),
+    (None, "hook cost: ns per round", hook_cost, 0),
+]
+
+stats = {}
+for sec, label, get, prec in ROWS:
+    for c in configs:
+        stats[(label, c)] = stat(get(c))
+
+# Console table: median (min..max).
+w0 = max(len(r[1]) for r in ROWS) + 2
+cw = {c: max(len(LABEL[c]), max(len(cell(stats[(r[1], c)], r[3])) for r in ROWS)) + 2
+      for c in configs}
+print()
+print("schedutil benchmark, x86_64 QEMU TCG guest, emulated DVFS: " + info)
+print("median (min..max) of the runs; VM figures are relative, not hardware results")
+print()
+print("".ljust(w0) + "".join(LABEL[c].ljust(cw[c]) for c in configs))
+for sec, label, get, prec in ROWS:
+    if sec:
+        print(sec)
+    print(("  " + label).ljust(w0) + "".join(cell(stats[(label, c)], prec).ljust(cw[c])
+                                           for c in configs))
+print()
+
+# summary.csv and table.md
+with open(os.path.join(outdir, "summary.csv"), "w") as o:
+    o.write("metric,config,median,min,max,runs\n")
+    for sec, label, get, prec in ROWS:
+        for c in configs:
+            vs = get(c)
+            st = stat(vs)
+            if st:
+                o.write('"%s",%s,%s,%s,%s,%d\n' % (label, c, fmt(st[0], 3), fmt(st[1], 3),
+                                                   fmt(st[2], 3), len(vs)))
+    # Residency per frequency, median over the runs, per workload.
+    for w in ["io", "burst", "hog", "duty", "duty-long", "build"]:
+        for c in configs:
+            per = {}
+            for r in samples.get((c, w, "res"), []):
+                for kv in r.split(";"):
+                    if "=" in kv:
+                        k, v = kv.split("=")
+                        per.setdefault(int(k), []).append(float(v))
+            n = len(samples.get((c, w, "res"), []))
+            for k in sorted(per):
+                vs = per[k] + [0.0] * (n - len(per[k]))
+                o.write('"%s residency %d MHz %%",%s,%.1f,%.1f,%.1f,%d\n' %
+                        (w, k, c, statistics.median(vs), min(vs), max(vs), n))
+with open(os.path.join(outdir, "table.md"), "w") as o:
+    o.write("| metric | " + " | ".join(LABEL[c] for c in configs) + " |\n")
+    o.write("|---|" + "---|" * len(configs) + "\n")
+    for sec, label, get, prec in ROWS:
+        o.write("| %s | " % label + " | ".join(cell(stats[(label, c)], prec)
+                                              for c in configs) + " |\n")
+
+# Frequency plots: one per workload, one line per configuration.
+tl = {}
+for line in open(timelines):
+    parts = line.rstrip("\n").split(",", 2)
+    if len(parts) == 3:
+        tl.setdefault(parts[1], {})[parts[0]] = parts[2]
+TITLE = {"io": "synchronous I/O loop (4 KiB O_DIRECT write + fdatasync)",
+         "burst": "wakeups after 50 ms idle, 2 ms bursts",
+         "hog": "CPU hog", "duty": "1% duty cycle (100 us every 10 ms)",
+         "duty-long": "1% duty cycle (5 ms every 500 ms)",
+         "build": "build-like job, 40 processes, 2 at a time (CPU 1)"}
+for w, per in tl.items():
+    plots = []
+    for c in [c for c in ORDER if c in per]:
+        dat = "freq-%s-%s.dat" % (w, c)
+        with open(os.path.join(outdir, dat), "w") as o:
+            for tok in per[c].split():
+                t, f = tok.split(":")
+                o.write("%s %s\n" % (t, f))
+        plots.append("'%s' using 1:2 with steps lw 2 title '%s'" % (dat, LABEL[c]))
+    with open(os.path.join(outdir, "freq-%s.gp" % w), "w") as o:
+        o.write("set terminal pngcairo size 1000,500 noenhanced\n" if os.system(
+            "gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1") == 0
+            else "set terminal png size 1000,500 noenhanced\n")
+        o.write("set output 'freq-%s.png'\n" % w)
+        o.write("set title 'Requested frequency, first run: %s'\n" % TITLE.get(w, w))
+        o.write("set xlabel 'ms from the workload start'\nset ylabel 'MHz'\n")
+        o.write("set key outside right\nset grid\n")
+        o.write("plot " + ", ".join(plots) + "\n")
+
+# Checks.
+failed = 0
+results = os.environ.get("SPB_RESULTS")
+
+
+def check(ok, msg):
+    global failed
+    line = ("PASS " if ok else "FAIL ") + msg
+    print(("PASS  " if ok else "FAIL  ") + msg)
+    if results:
+        with open(results, "a") as r:
+            r.write(line + "\n")
+    if not ok:
+        failed = 1
+
+
+def med(label, c):
+    st = stats.get((label, c))
+    return st[0] if st else None
+
+
+def have(*cs):
+    return all(c in configs for c in cs)
+
+
+if have("profile"):
+    m = med("sync I/O: requests to fmax", "profile")
+    check(m is not None and m <= 1,
+          "profile: I/O response within one governor update (median %s requests to fmax)" % m)
+if have("profile", "default", "performance"):
+    for label in ["CPU hog: ms to fmax", "burst: MHz at wakeup", "burst: duration, us (2 ms at fmax)"]:
+        p, d, g = med(label, "profile"), med(label, "default"), med(label, "performance")
+        check(abs(p - g) < abs(p - d),
+              "profile closer to the performance governor than to the default: %s "
+              "(default %s, profile %s, performance %s)" % (label, fmt(d, 1), fmt(p, 1), fmt(g, 1)))
+if have("base", "default"):
+    # Same within noise: the medians differ by no more than the larger of
+    # the two spreads (max - min), or 5% of the base's median.
+    for label in ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wakeup",
+                  "burst: duration, us (2 ms at fmax)", "CPU hog: ms to fmax",
+                  "duty 1%: time-weighted MHz", "sync I/O: writes per s",
+                  "build: wall ms (40 x 10 ms, -j2)"]:
+        b, d = stats[(label, "base")], stats[(label, "default")]
+        if INF in b + d:
+            check(b[0] == d[0], "defaults as the base: %s (base %s, default %s)" %
+                  (label, cell(b, 1), cell(d, 1)))
+            continue
+        noise = max(b[2] - b[1], d[2] - d[1], 0.05 * abs(b[0]))
+        check(abs(b[0] - d[0]) <= noise, "defaults as the base within noise: %s (base %s, default %s)"
+              % (label, cell(b, 1), cell(d, 1)))
+if have("profile", "performance"):
+    p, g = med("duty 1%: time-weighted MHz", "profile"), med("duty 1%: time-weighted MHz", "performance")
+    check(p <= 0.6 * g, "idle-dominated load: profile's time-weighted frequency far below the "
+          "performance governor's (%.0f vs %.0f MHz, at most 60%%)" % (p, g))
+    p, g = med("sync I/O: writes per s", "profile"), med("sync I/O: writes per s", "performance")
+    d = med("sync I/O: writes per s", "default") if have("default") else None
+    check(p >= 0.95 * g, "sync I/O throughput with the profile within 5%% of the performance "
+          "governor's (%.0f vs %.0f writes/s)" % (p, g))
+    if d:
+        pe = med("sync I/O: modelled mJ per s", "profile")
+        de = med("sync I/O: modelled mJ per s", "default")
+        print("      profile vs default: %+.1f%% writes/s for %+.1f%% modelled energy" %
+              (100 * (p - d) / d, 100 * (pe - de) / de))
+if have("base", "default"):
+    b, d = stats[("hook cost: ns per round", "base")], stats[("hook cost: ns per round", "default")]
+    spread = max(b[2] - b[1], d[2] - d[1])
+    check(abs(d[0] - b[0]) <= spread,
+          "hot path: the hook's cost with the defaults is the base's within the spread "
+          "(base %s, default %s ns per round; spread %.0f)" % (cell(b, 0), cell(d, 0), spread))
+sys.exit(failed)

@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#: Usage: scripts/bench.sh [--reps N] [--out DIR] [--configs LIST]
+#:
+#: The schedutil benchmark, in QEMU guests whose test cpufreq driver
+#: emulates DVFS (selftests/testdrv, emulate=1): build the base and the
+#: series' guest kernels, the driver and the workloads (selftests/bench),
+#: check the emulation (a fixed loop's rate at each frequency under the
+#: userspace governor must rise with frequency, within 10% of
+#: proportional), then boot each configuration in turn and run the
+#: workloads N times (default 5):
+#:   base         the unpatched base kernel, schedutil
+#:   default      the series, default tunables
+#:   profile      the series, performance_bias=1
+#:   iowait, idle, upthr   one knob each: iowait_boost=max, idle_boost=100,
+#:                up_threshold=80
+#:   performance  the series, the performance governor (the upper bound)
+#: Prints one table (median, min..max), checks the results the series
+#: promises (PASS/FAIL lines), and writes DIR/results.csv (every sample),
+#: DIR/summary.csv, DIR/emulation.csv and DIR/freq-<workload>.png
+#: (frequency over time in the first run, one line per configuration).
+#: VM figures are relative: they compare governors on an emulated CPU, not
+#: hardware. About 10 minutes warm with 5 runs.
+#:
+#:   --reps N       runs of each workload per configuration (default 5)
+#:   --out DIR      where to write (default $SPB_CACHE/bench/latest)
+#:   --configs LIST comma-separated subset of the configurations
+#:   --icount SHIFT QEMU's instruction counting (default 2: 4 ns per guest
+#:                  instruction): guest time follows the instructions run,
+#:                  not the host's clock, so the figures do not move with
+#:                  the host's load; "off" for plain TCG
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+reps=5 outdir="" configs="base,default,profile,iowait,idle,upthr,performance" icount=2
+while [ $# -gt 0 ]; do
+	case $1 in
+	--reps) reps=${2:?--reps needs a number}; shift 2 ;;
+	--out) outdir=${2:?--out needs a directory}; shift 2 ;;
+	--configs) configs=${2:?--configs needs a list}; shift 2 ;;
+	--icount) icount=${2:?--icount needs a shift or off}; shift 2 ;;
+	-h|--help) usage_from "$0"; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+case $reps in ''|*[!0-9]*|0) die "--reps needs a positive number" ;; esac
+[ -n "$outdir" ] || outdir=$SPB_CACHE/bench/latest
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+IFS=, read -r -a clist <<<"$configs"
+for c in "${clist[@]}"; do
+	case $c in base|default|profile|iowait|idle|upthr|performance) ;;
+	*) die "unknown configuration '$c' (see --help)" ;;
+	esac
+done
+
+icountargs=()
+[ "$icount" = off ] || icountargs=(--icount "$icount")
+tree=$(resolve_tree)
+work=$SPB_CACHE/bench
+mkdir -p "$work"
+export SPB_ARCH=x86_64
+DRV_PARAMS="mode=fast"
+
+# Kernels, drivers and the payload.
+declare -A image payload
+for rev in branch base; do
+	log "building the $rev guest kernel"
+	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config x86_64-guest)
+	image[$rev]=$(kernel_image "$out")
+	p=$work/payload-$rev
+	rm -rf "$p" && mkdir -p "$p"
+	build_testdrv "$(dirname "$out")" "$out" "$work/testdrv-$rev"
+	cp "$work/testdrv-$rev/cpufreq_testdrv.ko" "$p/"
+	payload[$rev]=$p
+done
+log "building the workloads (static)"
+quiet "$work/spb_bench.log" gcc -O2 -Wall -Wextra -Werror -static \
+	-o "$work/spb_bench" "$SPB_ROOT/selftests/bench/spb_bench.c"
+for rev in branch base; do
+	cp "$work/spb_bench" "$SPB_ROOT/selftests/bench/bench-guest.sh" "${payload[$rev]}/"
+done
+
+# Boot REV's kernel and run bench-guest.sh CONFIG; the console log is
+# $work/CONFIG.log.
+boot() {
+	local rev=$1 config=$2 env=$3 logf=$work/$2.log rc
+	set +e
+	"$SPB_ROOT/scripts/vm-run.sh" --kernel "${image[$rev]}" --payload "${payload[$rev]}" "${icountargs[@]}" \
+		--cpus 2 --mem 768 --disk 64 --disk-cache unsafe --timeout 1800 --log "$logf" -- \
+		"DRV=/payload/cpufreq_testdrv.ko DRV_PARAMS='$DRV_PARAMS' REPS=$reps IO_DEV=/dev/vda $env sh /payload/bench-guest.sh $config" \
+		>/dev/null 2>&1
+	rc=$?
+	set -e
+	if [ $rc != 0 ] || ! grep -q '^SPB-DONE' "$logf"; then
+		grep -m 5 -E 'SPB-ERROR|Kernel panic|BUG:|WARNING:' "$logf" | sed 's/^/      /' || true
+		tail -n 5 "$logf" | sed 's/^/      /'
+		die "$config: the guest failed (exit $rc; log: $logf)"
+	fi
+}
+
+start=$(date +%s)
+log "checking the DVFS emulation (userspace governor, each frequency; about 1 minute)"
+boot branch validate ""
+sed -n 's/^SPB-CSV //p' "$work/validate.log" >"$outdir/emulation-raw.csv"
+iters_ms=$(python3 - "$outdir/emulation-raw.csv" "$outdir/emulation.csv" <<'PY'
+import csv, statistics, sys
+rates = {}
+for cfg, wl, rep, metric, value in csv.reader(open(sys.argv[1])):
+    rates.setdefault(int(metric.split("_")[1]), []).append(int(value))
+fs = sorted(rates)
+top = statistics.median(rates[fs[-1]])
+with open(sys.argv[2], "w") as o:
+    o.write("khz,iters_per_s_median,relative_rate,relative_freq,error_pct\n")
+    for f in fs:
+        m = statistics.median(rates[f])
+        o.write("%d,%d,%.3f,%.3f,%.1f\n" % (f, m, m / top, f / fs[-1],
+                100 * (m / top - f / fs[-1]) / (f / fs[-1])))
+print(int(top / 1000))
+PY
+)
+note "loop rate at the highest frequency: $iters_ms iterations per ms"
+emulation_ok() {
+	python3 - "$outdir/emulation.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = 0
+prev = 0
+print("    %8s  %14s  %8s  %8s  %6s" % ("MHz", "iterations/s", "rate", "f/fmax", "error"))
+for r in rows:
+    rate, err = float(r["relative_rate"]), float(r["error_pct"])
+    print("    %8d  %14s  %8s  %8s  %5s%%" % (int(r["khz"]) // 1000, r["iters_per_s_median"],
+          r["relative_rate"], r["relative_freq"], r["error_pct"]))
+    if rate <= prev or abs(err) > 10:
+        bad = 1
+    prev = rate
+sys.exit(bad)
+PY
+}
+if emulation_ok; then
+	pass "DVFS emulation: loop rate rises with frequency, within 10% of proportional"
+else
+	fail "DVFS emulation: loop rate not monotonic or off proportional by more than 10% ($outdir/emulation.csv)"
+fi
+
+: >"$outdir/results.csv.tmp"
+: >"$work/timelines"
+i=0
+for c in "${clist[@]}"; do
+	i=$((i + 1))
+	rev=branch
+	[ "$c" = base ] && rev=base
+	log "[$(( $(date +%s) - start ))s] configuration $i/${#clist[@]}: $c ($reps runs of 5 workloads, about $((reps * 15 + 30)) s)"
+	boot "$rev" "$c" "ITERS_MS=$iters_ms"
+	sed -n 's/^SPB-CSV //p' "$work/$c.log" >>"$outdir/results.csv.tmp"
+	sed -n 's/^SPB-TL //p' "$work/$c.log" >>"$work/timelines"
+done
+{ echo "config,workload,rep,metric,value"; cat "$outdir/results.csv.tmp"; } >"$outdir/results.csv"
+rm -f "$outdir/results.csv.tmp"
+info=$(sed -n 's/^SPB-INFO //p' "$work/${clist[0]}.log" | head -n1)
+
+# The table, the summary and the checks.
+python3 "$SPB_ROOT/scripts/bench-report.py" "$outdir" "$work/timelines" "$info" || SPB_FAILED=1
+if command -v gnuplot >/dev/null; then
+	for g in "$outdir"/freq-*.gp; do
+		[ -e "$g" ] || continue
+		(cd "$outdir" && gnuplot "$(basename "$g")") 2>"$work/gnuplot.log" ||
+			warn "gnuplot failed on $g (see $work/gnuplot.log)"
+	done
+	note "plots: $(cd "$outdir" && ls freq-*.png 2>/dev/null | tr '\n' ' ')"
+else
+	warn "gnuplot not installed (apt-get install gnuplot-nox): no PNG plots, only their data in $outdir"
+fi
+log "done in $(( $(date +%s) - start ))s; results in $outdir"
+[ "$SPB_FAILED" = 0 ]
