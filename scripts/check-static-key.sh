@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #: Usage: scripts/check-static-key.sh [--object FILE] [--quiet]
 #:
-#: Check, in the built kernel/sched/build_utility.o (x86_64), that the
+#: Check, in the built kernel/sched/build_utility.o (x86_64; by default the
+#: x86_64-guest build of KERNEL_SRC, or of the mainline tree), that the
 #: performance-biased code in schedutil's update paths sits behind the
 #: sugov_bias_key static branch: every jump-table entry of the key is mapped
 #: to the function that contains it, and each update entry point
@@ -23,7 +24,12 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ -n "$obj" ] || obj=$SPB_CACHE/wt/x86_64-guest/_build/kernel/sched/build_utility.o
+if [ -z "$obj" ]; then
+	# The guest build of the tree under test: KERNEL_SRC's, else mainline's.
+	prefix=""
+	[ -z "${KERNEL_SRC:-}" ] || prefix=$(tree_prefix "$(resolve_tree)")
+	obj=$SPB_CACHE/wt/${prefix}x86_64-guest/_build/kernel/sched/build_utility.o
+fi
 [ -f "$obj" ] || die "$obj not found: build the kernel first (scripts/build-kernel.sh)"
 
 report=$(python3 - "$obj" <<'PY'

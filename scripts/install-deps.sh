@@ -12,7 +12,9 @@ case ${1:-} in -h|--help) usage_from "$0"; exit 0 ;; esac
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	zstd python3 perl git ccache quilt file qemu-system-x86 qemu-system-arm
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static
-	debian-archive-keyring)
+	debian-archive-keyring gnuplot-nox python3-dkim python3-dnspython
+	python3-requests python3-patatt git-filter-repo python3-sphinx
+	python3-sphinx-rtd-theme python3-yaml python3-ply python3-git)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")

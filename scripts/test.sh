@@ -6,11 +6,14 @@
 #: the packages it needs, fetch the base kernel, apply the series, run the
 #: per-patch checks (headers, checkpatch, export, git am/quilt, bisect
 #: builds with W=1 and sparse, kernel-doc), check the static key in the
-#: built scheduler object, run the kselftests in x86_64 and arm64 QEMU
-#: guests with the test cpufreq driver in each of its configurations (and
+#: built scheduler object, build the touched documentation with Sphinx,
+#: run the kselftests in x86_64 and arm64 QEMU guests with the test
+#: cpufreq driver in each of its configurations (and
 #: on the base kernel, where none may pass, and on this host, where they
-#: must skip), run the stress test in a guest, and run the KUnit suite on
-#: x86_64 and arm64. The last line is
+#: must skip), run the stress test in a guest, run the KUnit suite on
+#: x86_64 and arm64, and the application matrix (the 6.12 backport applied,
+#: built, its KUnit suite and kselftests run in QEMU, its per-patch checks;
+#: the 7.2 backport applied and its touched objects built). The last line is
 #: "N passed, N failed"; the exit status is non-zero if anything failed.
 #:
 #:   --from-patches  recreate the series branch from patches/ first (what
@@ -34,7 +37,8 @@ done
 # developer's branch in the same cache is never overwritten.
 if [ $from_patches = 1 ]; then
 	SPB_BRANCH=${SPB_BRANCH_FROM_PATCHES:-schedutil-perf-bias-from-patches}
-	export SPB_BRANCH
+	SPB_FROM_PATCHES=1
+	export SPB_BRANCH SPB_FROM_PATCHES
 fi
 
 SPB_RESULTS=$(mktemp "${TMPDIR:-/tmp}/spb-results.XXXXXX")
@@ -99,6 +103,7 @@ fi
 if [ $ok = 1 ]; then
 	stage "per-patch checks" "$S/check-series.sh" || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
+	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
 	stage "kselftests in QEMU, x86_64 and arm64" "$S/vm-test.sh" --arch all || true
 	stage "kselftests on the base kernel: none passes" "$S/vm-test.sh" --rev base --configs fast || true
 	stage "kselftests on this host without cpufreq: KTAP skip, exit 4" host_skips || true
@@ -106,6 +111,10 @@ if [ $ok = 1 ]; then
 		"$S/vm-stress.sh" --seconds 45 || true
 	stage "KUnit on x86_64" "$S/kunit.sh" --arch x86_64 || true
 	stage "KUnit at every prefix from its patch" "$S/kunit.sh" --prefixes || true
+	stage "application matrix: 6.12 (every cell, each driver mode), 7.2 (applies, touched objects build)" \
+		"$S/matrix.sh" --targets 6.12,7.2:applies+builds --quick --vm-configs fast,slow-shared,perf || true
+	stage "per-patch checks of the 6.12 backport" \
+		env KERNEL_SRC="$SPB_CACHE/src/linux-6.12" "$S/check-series.sh" || true
 	if [ $full = 1 ]; then
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
@@ -113,6 +122,9 @@ if [ $ok = 1 ]; then
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
 			"$S/vm-stress.sh" --config x86_64-debug --seconds 120 || true
 		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
+		stage "application matrix, every target, full builds" "$S/matrix.sh" || true
+		stage "per-patch checks of the 7.2 backport" \
+			env KERNEL_SRC="$SPB_CACHE/src/linux-7.2" "$S/check-series.sh" || true
 	fi
 fi
 

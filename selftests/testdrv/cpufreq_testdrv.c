@@ -260,16 +260,24 @@ static unsigned int testdrv_fast_switch(struct cpufreq_policy *policy,
 }
 
 /*
- * ->adjust_perf() takes the policy and a max_perf in 7.x and the CPU in
- * 6.12: the Makefile probes the header, as distributions backport.
+ * ->adjust_perf() takes the policy and a max_perf in 7.3, the policy
+ * alone in 7.2 and the CPU in 6.12: the Makefile probes the header, as
+ * distributions backport.
  */
-#ifdef TESTDRV_ADJUST_PERF_POLICY
+#if defined(TESTDRV_ADJUST_PERF_MAX_PERF)
 static void testdrv_adjust_perf(struct cpufreq_policy *policy,
 				unsigned long min_perf,
 				unsigned long target_perf,
 				unsigned long max_perf,
 				unsigned long capacity)
 {
+#elif defined(TESTDRV_ADJUST_PERF_POLICY)
+static void testdrv_adjust_perf(struct cpufreq_policy *policy,
+				unsigned long min_perf,
+				unsigned long target_perf,
+				unsigned long capacity)
+{
+	unsigned long max_perf = 0;
 #else
 static void testdrv_adjust_perf(unsigned int this_cpu,
 				unsigned long min_perf,
