@@ -156,6 +156,25 @@ with open(os.path.join(outdir, "table.md"), "w") as o:
         o.write("| %s | " % label + " | ".join(cell(stats[(label, c)], prec)
                                               for c in configs) + " |\n")
 
+# A narrow table for mail (the cover letter): medians, four configurations.
+COVER = ["base", "default", "profile", "performance"]
+CROWS = ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wakeup",
+         "burst: duration, us (2 ms at fmax)", "CPU hog: ms to fmax",
+         "duty 1%: time-weighted MHz", "duty 1%: modelled mJ per s",
+         "duty 1% long: time-weighted MHz", "duty 1% long: modelled mJ per s",
+         "duty 1%: other CPU, time-weighted MHz",
+         "sync I/O: writes per s", "sync I/O: modelled mJ per s",
+         "sync I/O: writes per modelled J", "build: wall ms (40 x 10 ms, -j2)",
+         "build: modelled mJ", "hook cost: ns per round"]
+PREC = {r[1]: r[3] for r in ROWS}
+with open(os.path.join(outdir, "cover-table.txt"), "w") as o:
+    cs = [c for c in COVER if c in configs]
+    o.write("%-38s" % "median of the runs" + "".join("%10s" % LABEL[c] for c in cs) + "\n")
+    for label in CROWS:
+        o.write("%-38s" % label + "".join(
+            "%10s" % (fmt(stats[(label, c)][0], PREC[label]) if stats.get((label, c)) else "n/a")
+            for c in cs) + "\n")
+
 # Frequency plots: one per workload, one line per configuration.
 tl = {}
 for line in open(timelines):

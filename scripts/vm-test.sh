@@ -188,7 +188,16 @@ for arch in "${alist[@]}"; do
 		continue
 	fi
 	kunit_done=0
-	grep -qx 'CONFIG_CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST=y' "$out/.config" || kunit_done=1
+	if ! grep -qx 'CONFIG_CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST=y' "$out/.config"; then
+		kunit_done=1
+		# The fragment asks for the suite and the series defines it: a
+		# kernel without it would skip the KUnit check unnoticed.
+		if [ "$rev" = branch ] &&
+		   grep -qx 'CONFIG_CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST=y' "$SPB_ROOT/configs/$arch-guest.config" &&
+		   grep -rqx 'config CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST' --include='Kconfig*' "$wt/drivers/cpufreq"; then
+			fail "kunit in the $arch guest: the guest kernel lacks the suite ($out/.config)"
+		fi
+	fi
 	for c in "${list[@]}"; do
 		logf=$work/$rev-$arch-$c.log
 		log "booting $arch ($c: ${params[$c]}; $rev)"
