@@ -21,8 +21,9 @@
 #:   --timeout S      kill the guest after S seconds (default 300)
 #:   --log FILE       also save the console to FILE
 #:   --icount SHIFT   TCG only: guest time advances 2^SHIFT ns per guest
-#:                    instruction (-icount shift=SHIFT), so that timings
-#:                    inside the guest do not depend on the host's load
+#:                    instruction, and jumps to the next timer when every
+#:                    vCPU is idle (-icount shift=SHIFT,sleep=off), so that
+#:                    timings inside the guest do not depend on the host
 #:
 #: Acceleration: KVM when it works on this host, otherwise TCG. The check
 #: boots the kernel once under KVM and caches the answer per host in
@@ -149,7 +150,7 @@ fi
 if [ -n "$icount" ]; then
 	case $icount in ''|*[!0-9]*) die "--icount needs a shift, 0..10" ;; esac
 	accel=tcg
-	qemu_args+=(-icount "shift=$icount,sleep=on")
+	qemu_args+=(-icount "shift=$icount,sleep=off")
 fi
 [ "$accel" = tcg ] && qemu_args+=(-accel "tcg,thread=${SPB_TCG_THREAD:-single}") || qemu_args+=(-accel kvm)
 
