@@ -247,6 +247,8 @@ build_selftests() {
 # The =y options of fragment FRAG that OUT/.config lacks, for tree SRC.
 # Options that only the series defines (the KUnit suite) are not missing
 # from a base tree that lacks them.
+# The =y options of fragment FRAG that OUT/.config lacks (those that only
+# the series defines are not missing from a tree without them).
 kbuild_config_missing() {
 	local src=$1 out=$2 frag=$3 l sym
 	grep -v '^#' "$frag" | grep '=y$' | while read -r l; do

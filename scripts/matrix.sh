@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#: Usage: scripts/matrix.sh [--targets LIST] [--quick]
+#: Usage: scripts/matrix.sh [--targets LIST] [--vm-configs LIST]
 #:
 #: The application matrix: for each target kernel, fetch Debian's source
 #: package (scripts/fetch-kernel.sh), pick its series (the mainline one, or
 #: backports/<version> where one exists), and check:
 #:   applies     git am and quilt push -a, no fuzz, no offset
-#:   builds      the x86_64 guest kernel with the series (a full build; with
-#:               --quick, for targets marked so, only the objects the series
-#:               touches, with W=1)
+#:   builds      the x86_64 guest kernel with the series
 #:   kunit       the schedutil KUnit suite, built into that kernel and run
 #:               at boot in QEMU (results from debugfs)
 #:   kselftests  the cpufreq kselftests in QEMU with the test driver in all
@@ -18,9 +16,6 @@
 #:   --targets LIST  comma-separated SERIES[:CELLS] (default
 #:                   7.3,7.2:applies+builds,6.12); CELLS is a +-separated
 #:                   subset of applies, builds, kunit, kselftests
-#:   --quick         build only the touched objects of targets that are
-#:                   checked for applies+builds only (what scripts/test.sh
-#:                   runs for 7.2)
 #:   --vm-configs L  test-driver configurations for the kselftests (default
 #:                   all seven; scripts/test.sh runs fast,slow-shared,perf:
 #:                   each driver mode once)
@@ -31,11 +26,10 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-targets="7.3,7.2:applies+builds,6.12" quick=0 vmconfigs=""
+targets="7.3,7.2:applies+builds,6.12" vmconfigs=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	--targets) targets=${2:?--targets needs a list}; shift 2 ;;
-	--quick) quick=1; shift ;;
 	--vm-configs) vmconfigs=${2:?--vm-configs needs a list}; shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -58,36 +52,10 @@ run_cell() {
 	return 1
 }
 
-# Build only the objects the series touches, with W=1, on the series
-# branch of TREE (a configured guest build is made first if missing).
-objects_build() {
-	local tree=$1 base wt out objs f o
-	base=$(tree_base "$tree")
-	wt=$(worktree_for "$tree" objects "$(git -C "$tree" rev-parse "$SPB_BRANCH")")
-	out=$wt/_build
-	kbuild_config "$wt" "$out" "$SPB_ROOT/configs/x86_64-guest.config"
-	objs=()
-	for f in $(git -C "$tree" diff --name-only "$base" "$SPB_BRANCH" -- '*.c'); do
-		case $f in tools/*) continue ;; esac
-		o=${f%.c}.o
-		# cpufreq_schedutil.c is built as part of build_utility.o.
-		[ "$f" = kernel/sched/cpufreq_schedutil.c ] && o=kernel/sched/build_utility.o
-		objs+=("$o")
-	done
-	[ ${#objs[@]} -gt 0 ] || { echo "no object touched"; return 0; }
-	kmake "$wt" "$out" "$out/objects.log" -j"$SPB_JOBS" W=1 prepare
-	kmake "$wt" "$out" "$out/objects.log" -j"$SPB_JOBS" W=1 "${objs[@]}"
-	if grep -E 'warning:' "$out/objects.log" | grep -F -f <(git -C "$tree" diff --name-only "$base" "$SPB_BRANCH"); then
-		echo "new W=1 warnings in touched files"
-		return 1
-	fi
-	echo "built ${objs[*]} with W=1"
-}
-
 IFS=, read -r -a tlist <<<"$targets"
 for t in "${tlist[@]}"; do
-	series=${t%%:*} cells=$ALL mode=full
-	[ "$series" != "$t" ] && cells=${t#*:} && cells=${cells//+/ } && mode=partial
+	series=${t%%:*} cells=$ALL
+	[ "$series" != "$t" ] && cells=${t#*:} && cells=${cells//+/ }
 	series_suite "$series" >/dev/null || die "unknown target '$series': use 7.3, 7.2 or 6.12"
 	order+=("$series")
 	for c in $ALL; do cell[$series,$c]="-"; done
@@ -125,13 +93,8 @@ for t in "${tlist[@]}"; do
 				cell[$series,applies]=FAIL
 			fi ;;
 		builds)
-			if [ $quick = 1 ] && [ $mode = partial ]; then
-				run_cell "$logs/builds.log" objects_build "$tree" &&
-					cell[$series,builds]="ok (objects)" || cell[$series,builds]=FAIL
-			else
-				run_cell "$logs/builds.log" "$S/build-kernel.sh" &&
-					cell[$series,builds]=ok || cell[$series,builds]=FAIL
-			fi ;;
+			run_cell "$logs/builds.log" "$S/build-kernel.sh" &&
+				cell[$series,builds]=ok || cell[$series,builds]=FAIL ;;
 		kunit|kselftests)
 			# One vm-test run gives both: the guest kernel runs the
 			# KUnit suite at boot, then the kselftests.

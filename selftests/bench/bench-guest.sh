@@ -108,7 +108,6 @@ fi
 # governor's utilization hook), under the configuration and under the
 # performance governor, which has no hook, in alternation; the difference
 # is what the hook costs.
-configure
 r=0
 while [ $r -lt "$REPS" ]; do
 	configure
