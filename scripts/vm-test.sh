@@ -7,7 +7,7 @@
 #: build the guest kernel (scripts/build-kernel.sh, configs/ARCH-guest.config),
 #: the test cpufreq driver (selftests/testdrv) against it and the cpufreq
 #: kselftests of the series branch (make install, statically linked), boot
-#: with them in a busybox initramfs and a scratch virtio disk, load the
+#: with them in a busybox initramfs and a null_blk device, load the
 #: driver and run them with run_kselftest.sh. The function profiler counts
 #: which of schedutil's update paths ran in each guest. One PASS/FAIL line
 #: per configuration and one for the paths; the guest's console log is in
@@ -27,10 +27,16 @@
 #:                   with the defaults and with performance_bias=1 (N runs
 #:                   each, default 5; configuration fast unless --configs)
 #:                   and print them side by side
+#:   --icount SHIFT  QEMU's instruction counting (default 2: 4 ns of guest
+#:                   time per instruction, idle time skipped): the guest's
+#:                   clock follows the instructions it runs, so a host that
+#:                   deschedules QEMU does not make a task seem to run for
+#:                   those milliseconds (and raise its utilization); "off"
+#:                   for plain TCG or KVM
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-tree="" configs="" rev=branch arches=x86_64 table=0 reps=5
+tree="" configs="" rev=branch arches=x86_64 table=0 reps=5 icount=2
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=$2; shift 2 ;;
@@ -39,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--rev) rev=$2; shift 2 ;;
 	--response-table) table=1; shift ;;
 	--reps) reps=$2; shift 2 ;;
+	--icount) icount=${2:?--icount needs a shift or off}; shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -46,6 +53,8 @@ done
 [ -n "$tree" ] || tree=$(resolve_tree)
 [ "$arches" = all ] && arches=x86_64,arm64
 case $rev in branch|base) ;; *) die "--rev must be branch or base" ;; esac
+icountargs=()
+[ "$icount" = off ] || icountargs=(--icount "$icount")
 
 declare -A params=(
 	[fast]="mode=fast"
@@ -60,6 +69,10 @@ order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy"
 arm64_order="fast slow-shared perf"
 [ $table = 0 ] || order=fast arm64_order=fast
 user_configs=$configs
+# The I/O tests write to null_blk, whose requests complete from an hrtimer
+# 50 us after submission (an NVMe SSD's latency) in guest time, instead of
+# a virtio disk whose completions depend on the host's disk and load.
+NULLB="null_blk.irqmode=2 null_blk.completion_nsec=50000"
 PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sugov_work cpufreq_driver_fast_switch cpufreq_driver_adjust_perf"
 
 # The kselftests always come from the series branch, also for the base.
@@ -79,7 +92,7 @@ T=/sys/kernel/tracing
 for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
 echo 1 >\$T/function_profile_enabled
 cd /payload/kselftest
-SCHEDUTIL_IO_FILE=/dev/vda ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
+SCHEDUTIL_IO_FILE=/dev/nullb0 ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
 rc=\$?
 cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq)_/ { h[\$1] += \$2 }
 	END { for (f in h) print "SPB-PATH", f, h[f] }'
@@ -96,9 +109,10 @@ response_table() {
 	log "booting $arch ($c: ${params[$c]}) for $reps runs of 3 workloads x 2 profiles (about $((reps * 15 + 20)) s under TCG)"
 	set +e
 	"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
-		--payload "$payload" --cpus 2 --disk 16 --timeout 900 --log "$logf" -- \
+		--payload "$payload" --cpus 2 --append "$NULLB" --timeout 900 --log "$logf" \
+		"${icountargs[@]}" -- \
 		"insmod /payload/cpufreq_testdrv.ko ${params[$c]} || exit 3
-SCHEDUTIL_IO_FILE=/dev/vda REPS=$reps sh /payload/response-table.sh" >/dev/null 2>&1
+SCHEDUTIL_IO_FILE=/dev/nullb0 REPS=$reps sh /payload/response-table.sh" >/dev/null 2>&1
 	rc=$?
 	set -e
 	if [ $rc != 0 ] || ! grep -q '^SPB-ROW ' "$logf"; then
@@ -203,8 +217,8 @@ for arch in "${alist[@]}"; do
 		log "booting $arch ($c: ${params[$c]}; $rev)"
 		set +e
 		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
-			--payload "$payload" --cpus 2 --disk 16 --timeout 600 \
-			--log "$logf" -- "$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
+			--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
+			--log "$logf" "${icountargs[@]}" -- "$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
 		rc=$?
 		set -e
 		# The guest kernel may carry the KUnit suite, run at boot.
