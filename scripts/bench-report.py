@@ -19,7 +19,7 @@ import sys
 outdir, timelines, info = sys.argv[1], sys.argv[2], sys.argv[3]
 ORDER = ["base", "default", "profile", "iowait", "idle", "upthr", "performance"]
 LABEL = {"base": "base", "default": "default", "profile": "bias=1",
-         "iowait": "iowait=max", "idle": "idle=100", "upthr": "upthr=80",
+         "iowait": "iowait=max", "idle": "idle=100", "upthr": "upthr=33",
          "performance": "perf gov"}
 
 samples = {}
@@ -259,6 +259,9 @@ if have("profile", "performance"):
     p, g = med("duty 1%: time-weighted MHz", "profile"), med("duty 1%: time-weighted MHz", "performance")
     check(p <= 0.6 * g, "idle-dominated load: profile's time-weighted frequency far below the "
           "performance governor's (%.0f vs %.0f MHz, at most 60%%)" % (p, g))
+    p, g = med("duty 1%: modelled mJ per s", "profile"), med("duty 1%: modelled mJ per s", "performance")
+    check(p <= 0.6 * g, "idle-dominated load: profile's modelled energy far below the "
+          "performance governor's (%.1f vs %.1f mJ/s, at most 60%%)" % (p, g))
     p, g = med("sync I/O: writes per s", "profile"), med("sync I/O: writes per s", "performance")
     d = med("sync I/O: writes per s", "default") if have("default") else None
     check(p >= 0.95 * g, "sync I/O throughput with the profile within 5%% of the performance "

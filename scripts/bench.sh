@@ -13,7 +13,7 @@
 #:   default      the series, default tunables
 #:   profile      the series, performance_bias=1
 #:   iowait, idle, upthr   one knob each: iowait_boost=max, idle_boost=100,
-#:                up_threshold=80
+#:                up_threshold=33 (the profile's values)
 #:   performance  the series, the performance governor (the upper bound)
 #: Prints one table (median, min..max), checks the results the series
 #: promises (PASS/FAIL lines), and writes DIR/results.csv (every sample),

@@ -13,7 +13,7 @@
 #   bench-guest.sh CONFIG
 #	CONFIG: base or default (schedutil, default tunables), profile
 #	(performance_bias=1), iowait (iowait_boost=max), idle (idle_boost=100),
-#	upthr (up_threshold=80), performance (the performance governor)
+#	upthr (up_threshold=33), performance (the performance governor)
 #
 # Environment: DRV (the driver module), DRV_PARAMS (its parameters, without
 # emulate=), REPS (repetitions, default 5), ITERS_MS (loop iterations per ms
@@ -69,7 +69,7 @@ configure()
 	profile) echo 1 >$S/performance_bias || die "performance_bias" ;;
 	iowait) echo max >$S/iowait_boost || die "iowait_boost" ;;
 	idle) echo 100 >$S/idle_boost || die "idle_boost" ;;
-	upthr) echo 80 >$S/up_threshold || die "up_threshold" ;;
+	upthr) echo 33 >$S/up_threshold || die "up_threshold" ;;
 	*) die "unknown configuration $CONFIG" ;;
 	esac
 }
