@@ -36,9 +36,14 @@ bad() { echo "STRESS-BAD $*"; fails=$((fails + 1)); }
 rnd() { echo $((RANDOM % $1)); }
 ncpus=$(ls -d "$SYSCPU"/cpu[0-9]* | wc -l)
 
-# The boot default of the three knobs.
+# The three knobs under performance_bias=1 (the series' profile), and
+# their boot default.
+PROFILE="max 100 33"
+read -r P_IOWAIT P_IDLE P_UP <<EOF
+$PROFILE
+EOF
 if grep -q 'schedutil.performance_bias=1' /proc/cmdline; then
-	DEF="max 100 80"
+	DEF=$PROFILE
 else
 	DEF="ramp 0 0"
 fi
@@ -256,7 +261,7 @@ for d in "$CPUFREQ"/schedutil "$CPUFREQ"/policy*/schedutil; do
 		v=$(cat "$d/$knob")
 		# performance_bias=1 writes set the profile, =0 the defaults.
 		case "$knob $v" in
-		"iowait_boost max"|"idle_boost 100"|"up_threshold 80")
+		"iowait_boost $P_IOWAIT"|"idle_boost $P_IDLE"|"up_threshold $P_UP")
 			grep -qx 'performance_bias 1' "$W/ok" && { checked=$((checked + 1)); continue; } ;;
 		"iowait_boost ramp"|"idle_boost 0"|"up_threshold 0")
 			grep -qx 'performance_bias 0' "$W/ok" && { checked=$((checked + 1)); continue; } ;;
@@ -266,7 +271,7 @@ for d in "$CPUFREQ"/schedutil "$CPUFREQ"/policy*/schedutil; do
 	done
 	pb=$(cat "$d/performance_bias")
 	want=0
-	[ "$(cat "$d/iowait_boost") $(cat "$d/idle_boost") $(cat "$d/up_threshold")" = "max 100 80" ] && want=1
+	[ "$(cat "$d/iowait_boost") $(cat "$d/idle_boost") $(cat "$d/up_threshold")" = "$PROFILE" ] && want=1
 	[ "$pb" = "$want" ] || bad "$d/performance_bias reads $pb with $(cat "$d/iowait_boost") $(cat "$d/idle_boost") $(cat "$d/up_threshold")"
 done
 if [ -s "$W/unexpected" ]; then
