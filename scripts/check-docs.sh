@@ -266,20 +266,21 @@ nb=$(wc -l <"$bout/warnings.touched") ns=$(wc -l <"$sout/warnings.touched")
 nbo=$(wc -l <"$bout/warnings.other") nso=$(wc -l <"$sout/warnings.other")
 log "warnings: base $nb in touched files + $nbo elsewhere, series $ns + $nso (logs: $bout/docs.log, $sout/docs.log)"
 
-new=$(comm -13 "$bout/warnings.touched" "$sout/warnings.touched")
-if [ -z "$new" ]; then
-	pass "docs: $sdirs builds without new warnings in touched files ($nb warnings at base, $ns with the series)"
-else
-	show_new <<<"$new"
-	fail "docs: $(echo "$new" | wc -l) new warning(s) in touched files of $sdirs ($nb at base, $ns with the series; log: $sout/docs.log)"
-fi
-new=$(comm -13 "$bout/warnings.other" "$sout/warnings.other")
-if [ -z "$new" ]; then
-	pass "docs: no new warnings in the other files of $sdirs ($nbo at base, $nso with the series)"
-else
-	show_new <<<"$new"
-	fail "docs: $(echo "$new" | wc -l) new warning(s) in other files of $sdirs, from the series' changes ($nbo at base, $nso with the series)"
-fi
+# Fail with the warnings of KIND (touched, other) that the series adds to
+# the base's; WHAT names those files in the messages.
+check_new_warnings() {
+	local kind=$1 what=$2 nb ns new
+	nb=$(wc -l <"$bout/warnings.$kind") ns=$(wc -l <"$sout/warnings.$kind")
+	new=$(comm -13 "$bout/warnings.$kind" "$sout/warnings.$kind")
+	if [ -z "$new" ]; then
+		pass "docs: no new warnings in $what ($nb at base, $ns with the series)"
+	else
+		show_new <<<"$new"
+		fail "docs: $(echo "$new" | wc -l) new warning(s) in $what ($nb at base, $ns with the series; log: $sout/docs.log)"
+	fi
+}
+check_new_warnings touched "the files of $sdirs the series touches"
+check_new_warnings other "the other files of $sdirs"
 
 # --- the names in the built page --------------------------------------------
 # The text of section ID (up to the next section) of each HTML page, tags
