@@ -10,7 +10,7 @@ set -euo pipefail
 case ${1:-} in -h|--help) usage_from "$0"; exit 0 ;; esac
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	zstd python3 perl git ccache quilt file qemu-system-x86 qemu-system-arm
+	zstd python3 perl git ccache quilt file rsync qemu-system-x86 qemu-system-arm
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static
 	debian-archive-keyring gnuplot-nox python3-dkim python3-dnspython
 	python3-requests python3-patatt git-filter-repo python3-sphinx
