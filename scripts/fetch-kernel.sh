@@ -46,7 +46,8 @@ done
 
 # Private apt configuration: our own sources list, state and cache.
 aptdir=$SPB_CACHE/apt
-apt_private "$aptdir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(series_archive "$suite") $suite main"
+archive=$(series_archive "$suite")
+apt_private "$aptdir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive $suite main"
 aptopts=("${APT_OPTS[@]}")
 
 log "updating private apt lists for $suite"

@@ -24,7 +24,8 @@ for m in dkim dns requests patatt; do
 done
 log "downloading b4 from Debian 13 (once)"
 aptdir=$SPB_CACHE/apt-trixie
-apt_private "$aptdir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main"
+archive=$(debian_archive)
+apt_private "$aptdir" "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive trixie main"
 quiet "$aptdir/update.log" apt-get "${APT_OPTS[@]}" update
 rm -f "$aptdir"/debs/b4_*.deb
 (cd "$aptdir/debs" && quiet "$aptdir/download.log" apt-get "${APT_OPTS[@]}" download b4)

@@ -43,7 +43,8 @@ if is_static "$bb"; then
 fi
 log "downloading busybox-static:arm64 from Debian 12 (once)"
 aptdir=$SPB_CACHE/apt-arm64
-apt_private "$aptdir" "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian bookworm main" arm64
+archive=$(debian_archive)
+apt_private "$aptdir" "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $archive bookworm main" arm64
 quiet "$aptdir/update.log" apt-get "${APT_OPTS[@]}" update
 rm -f "$aptdir"/debs/busybox-static_*.deb
 (cd "$aptdir/debs" && quiet "$aptdir/download.log" apt-get "${APT_OPTS[@]}" download busybox-static:arm64)

@@ -37,7 +37,8 @@ aptdir=$SPB_CACHE/apt-sid-src
 mkdir -p "$aptdir"/{lists/partial,src}
 : >"$aptdir/status"
 keyring=/usr/share/keyrings/debian-archive-keyring.gpg
-echo "deb-src [signed-by=$keyring] http://deb.debian.org/debian sid main" >"$aptdir/sources.list"
+archive=$(debian_archive)
+echo "deb-src [signed-by=$keyring] $archive sid main" >"$aptdir/sources.list"
 aptopts=(-o "Dir::Etc::sourcelist=$aptdir/sources.list" -o "Dir::Etc::sourceparts=-"
 	-o "Dir::State::Lists=$aptdir/lists" -o "Dir::State::status=$aptdir/status"
 	-o "Debug::NoLocking=1")

@@ -45,10 +45,31 @@ series_suite() {
 	esac
 }
 
+# The Debian archive the system's apt configuration names, for the private
+# apt configurations below: "main" (default) for the one that carries the
+# distribution's suites, "security" for the security archive. Read through
+# apt itself, so deb822 .sources files, a classic sources.list and .list
+# files all count, and a local mirror or proxy is used as the system uses it.
+debian_archive() {
+	local kind=${1:-main} uri
+	uri=$(apt-get indextargets --no-release-info --format '$(REPO_URI) $(RELEASE)' 2>/dev/null |
+		awk -v kind="$kind" '
+		kind == "security" && $2 ~ /^[a-z]+-security$/ { print $1; exit }
+		kind == "main" && $2 ~ /^(buster|bullseye|bookworm|trixie|forky|duke|sid|oldoldstable|oldstable|stable|testing|unstable)$/ { print $1; exit }')
+	if [ -z "$uri" ]; then
+		if [ "$kind" = security ]; then
+			die "no Debian security archive in the system's apt configuration (a <codename>-security suite in /etc/apt/sources.list or /etc/apt/sources.list.d/): add your mirror's security archive and run 'apt-get update'"
+		fi
+		die "no Debian archive in the system's apt configuration (a Debian suite such as bookworm in /etc/apt/sources.list or /etc/apt/sources.list.d/): add your mirror and run 'apt-get update'"
+	fi
+	echo "${uri%/}"
+}
+
+# The archive that carries SUITE.
 series_archive() {
 	case $1 in
-	bookworm-security) echo http://deb.debian.org/debian-security ;;
-	*) echo http://deb.debian.org/debian ;;
+	*-security) debian_archive security ;;
+	*) debian_archive main ;;
 	esac
 }
 
