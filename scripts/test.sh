@@ -3,7 +3,10 @@
 #: Usage: scripts/test.sh [--from-patches] [--full]
 #:
 #: Run every test of the project, from a fresh Debian 12 machine: install
-#: the packages it needs, fetch the base kernel, apply the series, run the
+#: the packages it needs (and check that every external command the
+#: scripts and the kselftest make target run comes from one of them, and
+#: that the archive is read from the system's apt configuration in each of
+#: its forms), fetch the base kernel, apply the series, run the
 #: per-patch checks (headers, checkpatch, export, git am/quilt, bisect
 #: builds with W=1 and sparse, kernel-doc), check the static key in the
 #: built scheduler object, build the touched documentation with Sphinx,
@@ -13,13 +16,15 @@
 #: must skip), run the stress test in a guest, run the KUnit suite on
 #: x86_64 and arm64, and the application matrix for 6.12 (the backport
 #: applied, built, its KUnit suite and kselftests run in QEMU, its
-#: per-patch checks; 7.2 and the full matrix are in --full). The last line is
+#: per-patch checks; 7.2 and the full matrix are in --full), and last the
+#: README's main command, scripts/main.sh --reps 1, in a pristine minimal
+#: Debian 12 root (scripts/check-pristine-root.sh). The last line is
 #: "N passed, N failed"; the exit status is non-zero if anything failed.
 #:
 #:   --from-patches  recreate the series branch from patches/ first (what
 #:                   CI tests); without it, the branch in the cached tree is
 #:                   checked against patches/ and must match
-#:   --full          also the slower checks CI leaves out (see README.md)
+#:   --full          also the slower checks CI leaves out (see docs/harness.md)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -60,6 +65,18 @@ stage() {
 	[ "$(wc -l <"$SPB_RESULTS")" != "$before" ] || pass "$name"
 }
 
+# Every external command is installed by the project: the scripts', the
+# guest scripts' and the kselftest install target's (scripts/check-commands.py).
+commands_check() {
+	local tree src rc=0
+	tree=$(resolve_tree)
+	src=$(mktemp -d "${TMPDIR:-/tmp}/spb-commands.XXXXXX")
+	git -C "$tree" archive "$SPB_BRANCH" tools scripts Makefile | tar -x -C "$src"
+	"$S/check-commands.py" --kselftest-tree "$src" || rc=$?
+	rm -rf "$src"
+	return $rc
+}
+
 # The installed kselftests, run on this host: without a cpufreq policy
 # each must print a KTAP skip and exit 4 (with one, this check is skipped:
 # it would change the host's governors).
@@ -87,6 +104,8 @@ host_skips() {
 
 ok=1
 stage "install packages" "$S/install-deps.sh" || ok=0
+stage "the Debian archive from the system's apt configuration (deb822, classic, none)" \
+	"$S/check-apt-sources.sh" || true
 if [ $ok = 1 ]; then
 	stage "fetch the base kernel" "$S/fetch-kernel.sh" --quiet >/dev/null || ok=0
 fi
@@ -101,6 +120,7 @@ if [ $ok = 1 ]; then
 	stage "build the series tip" "$S/build-kernel.sh" >/dev/null || ok=0
 fi
 if [ $ok = 1 ]; then
+	stage "external commands: each from a package install-deps.sh installs" commands_check || true
 	stage "per-patch checks" "$S/check-series.sh" || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
 	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
@@ -115,6 +135,8 @@ if [ $ok = 1 ]; then
 		"$S/matrix.sh" --targets 6.12 --vm-configs fast,slow-shared,perf || true
 	stage "per-patch checks of the 6.12 backport" \
 		env KERNEL_SRC="$SPB_CACHE/src/linux-6.12" "$S/check-series.sh" || true
+	stage "pristine Debian 12 root: the main job, scripts/main.sh --reps 1" \
+		"$S/check-pristine-root.sh" || true
 	if [ $full = 1 ]; then
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
