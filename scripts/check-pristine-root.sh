@@ -73,9 +73,11 @@ cleanup() {
 if [ ! -s "$tarball" ]; then
 	log "building a minimal Debian 12 root with mmdebstrap (about 90 s, once)"
 	rm -f "$dir"/$suite-minbase-*.tar "$dir"/$suite-minbase-*.packages
+	rm -rf "$dir/partial.tar"
+	# mmdebstrap picks its output format from the name: keep .tar.
 	quiet "$dir/mmdebstrap.log" mmdebstrap --variant=minbase "${aptopts[@]}" \
-		"$suite" "$tarball.tmp" "${sources[@]}"
-	mv "$tarball.tmp" "$tarball"
+		"$suite" "$dir/partial.tar" "${sources[@]}"
+	mv "$dir/partial.tar" "$tarball"
 	tar -xOf "$tarball" ./var/lib/dpkg/status | sed -n 's/^Package: //p' | sort >"${tarball%.tar}.packages"
 fi
 log "unpacking a fresh Debian 12 root ($(wc -l <"${tarball%.tar}.packages") packages, $(basename "$tarball"))"
