@@ -1,32 +1,29 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Usage: scripts/check-commands.py [--kselftest-tree DIR] [--verbose]
+"""Usage: scripts/check-commands.py --kselftest-tree DIR [--verbose]
 
 Static check that every external command the project can run is installed
 by the project itself. Each shell file of scripts/, selftests/ and .ci/ is
-parsed with shfmt (no regular expressions over shell text), and so are the
-recipes that the kselftest make target the scripts call runs: with
---kselftest-tree, a kernel tree with the series (at least its tools/,
-scripts/ and Makefile), the cpufreq kselftests are built and installed
-into a temporary directory the way scripts/lib.sh does, with make's SHELL
-recording each recipe it runs. For every command word
-that is a literal name (not a path, a variable, a builtin or a function
-the project defines), including the names that wrappers run (env, exec,
-timeout, xargs, and the project's quiet, check and stage; 'command -v NAME'
-only probes NAME, with a fallback, and does not count):
+parsed with shfmt (no regular expressions over shell text), and so are
+the series' kselftests and the kselftest helpers in DIR, a kernel tree
+with the series (at least its tools/, scripts/ and Makefile), and the
+recipes that the cpufreq kselftest install target runs there: it is run
+into a temporary directory the way scripts/lib.sh runs it, with make's
+SHELL recording each recipe. For every command word that is a literal
+name (not a path, a variable, a builtin or a function the project or the
+kselftests define), including the names that wrappers run (env, exec,
+timeout, xargs, and the project's quiet, check and stage; 'command -v
+NAME' only probes NAME, with a fallback, and does not count):
 
   host files  the command must be found in a fresh Debian's PATH
               (/usr/sbin:/usr/bin:/sbin:/bin) here, and 'dpkg -S' must name
               a package that scripts/install-deps.sh lists, a direct
               dependency of one (apt installs it with it), or one of
               Debian's essential packages;
-  guest files (selftests/*.sh, selftests/bench/*.sh: they run in the
-              busybox initramfs) the command must be a busybox applet or a
-              program the harness puts in the payload. With
-              --kselftest-tree, the series' kselftests in that tree (schedutil_*.sh,
-              the kselftest helpers and run_kselftest.sh) count as guest
-              files too: the functions they define are known, and their own
-              commands are checked.
+  guest files (selftests/*.sh, selftests/bench/*.sh, and DIR's
+              schedutil_*.sh, kselftest helpers and run_kselftest.sh: they
+              run in the busybox initramfs) the command must be a busybox
+              applet or a program the harness puts in the payload.
 
 Python files of scripts/ are read for the commands they start (os.system,
 subprocess with a literal command). One PASS line, or a FAIL line per
@@ -254,6 +251,10 @@ def main():
             guest_tree = argv.pop(0)
         elif a != "--verbose":
             sys.exit("ERROR: unknown argument '%s' (see --help)" % a)
+    if not guest_tree:
+        sys.exit("ERROR: --kselftest-tree DIR is needed: a kernel tree with the series "
+                 "(scripts/test.sh passes one; or 'git archive' the series branch's "
+                 "tools scripts Makefile into a directory)")
     if not shutil.which("shfmt"):
         sys.exit("ERROR: shfmt not found: run scripts/install-deps.sh")
 
