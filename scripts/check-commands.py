@@ -211,21 +211,26 @@ def essential_packages():
     return {l.split()[0] for l in out.splitlines() if l.endswith(" yes")}
 
 
-def owner(path):
-    """The package that owns PATH (or its /usr-merged twin), or None."""
+def candidates(path):
+    """PATH, its target, and their /usr-merged twins, in that order."""
     cands = [path, os.path.realpath(path)]
     for p in list(cands):
-        if p.startswith("/usr/"):
-            cands.append(p[4:])
-        else:
-            cands.append("/usr" + p)
-    for p in cands:
-        r = subprocess.run(["dpkg", "-S", p], capture_output=True, text=True)
-        if r.returncode == 0:
-            for l in r.stdout.splitlines():
-                if not l.startswith("diversion by"):
-                    return l.split(":")[0].split(",")[0].strip()
-    return None
+        cands.append(p[4:] if p.startswith("/usr/") else "/usr" + p)
+    return cands
+
+
+def owners(paths):
+    """The package that owns each of PATHS (or a candidate of it), or None;
+    one dpkg -S for all of them."""
+    allc = sorted({c for p in paths for c in candidates(p)})
+    r = subprocess.run(["dpkg", "-S"] + allc, capture_output=True, text=True)
+    found = {}
+    for l in r.stdout.splitlines():
+        if l.startswith("diversion by") or ": " not in l:
+            continue
+        pkgs, f = l.split(": ", 1)
+        found.setdefault(f.strip(), pkgs.split(",")[0].split(":")[0].strip())
+    return {p: next((found[c] for c in candidates(p) if c in found), None) for p in paths}
 
 
 def busybox_applets():
@@ -291,6 +296,11 @@ def main():
     applets = busybox_applets()
     failed = 0
     hosts = guests = 0
+    # A fresh Debian's PATH: a command found only in /usr/local or a
+    # user's directory (pyenv, cargo) is not one that a package installs.
+    paths = {name: shutil.which(name, path=SYSTEM_PATH)
+             for (name, guest) in uses if not guest}
+    owner = owners([p for p in paths.values() if p])
     for (name, guest), where in sorted(uses.items()):
         at = ", ".join(where[:3]) + (" and %d more" % (len(where) - 3) if len(where) > 3 else "")
         if guest:
@@ -306,14 +316,12 @@ def main():
                 failed += 1
             continue
         hosts += 1
-        # A fresh Debian's PATH: a command found only in /usr/local or a
-        # user's directory (pyenv, cargo) is not one that a package installs.
-        path = shutil.which(name, path=SYSTEM_PATH)
+        path = paths[name]
         if not path:
             print("FAIL  command check: '%s' (%s) is not installed here, so no package that scripts/install-deps.sh installs provides it: add its package to the list" % (name, at))
             failed += 1
             continue
-        pkg = owner(path)
+        pkg = owner[path]
         if pkg is None:
             print("FAIL  command check: '%s' (%s) is %s, which no Debian package owns: install it from a package that scripts/install-deps.sh lists" % (name, at, path))
             failed += 1
