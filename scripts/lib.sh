@@ -359,6 +359,6 @@ resolve_series() {
 	base=$(tree_base "$tree")
 	[ -n "${sdir:-}" ] || sdir=$(series_dir_for "$ver")
 	if [ "${1:-}" = require ] && [ ! -f "$sdir/series" ]; then
-		die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3, 7.2 and 6.12; see README.md)"
+		die "no series for Linux $ver in $sdir: this kernel is not supported yet (supported: 7.3, 7.2 and 6.12; see docs/backports.md)"
 	fi
 }
