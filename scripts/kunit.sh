@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#: Usage: scripts/kunit.sh [--arch x86_64|arm64|all] [--rev REV] [--variants]
+#: Usage: scripts/kunit.sh [--arch x86_64|arm64|i386|all] [--rev REV] [--variants]
 #:
 #: Build and run the schedutil KUnit suite with the kernel's kunit.py, in an
 #: out-of-tree build directory of a worktree at REV (default: the series
 #: branch), under QEMU, and check kunit.py's parsed results: every case
-#: passed, none is missing (at least kunit/expected-cases cases).
+#: passed, none is missing (at least kunit/expected-cases cases). The
+#: kernel is built with CONFIG_WERROR=y: a compiler warning fails the run.
 #:
-#:   --arch A     x86_64, arm64, or all (default)
+#:   --arch A     x86_64, arm64, i386 (32-bit: time and capacity
+#:                arithmetic in 32-bit longs), or all (default: the three)
 #:   --rev REV    commit to test (default: the branch $SPB_BRANCH)
 #:   --variants   also the configurations in kunit/*.kunitconfig (x86_64)
 #:   --prefixes   run the suite (x86_64) at every prefix of the series from
@@ -32,7 +34,7 @@ while [ $# -gt 0 ]; do
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
 done
-[ "$arches" = all ] && arches="x86_64 arm64"
+[ "$arches" = all ] && arches="x86_64 arm64 i386"
 
 tree=$(resolve_tree)
 [ -n "$rev" ] || rev=$SPB_BRANCH
@@ -51,7 +53,7 @@ if [ "$accel" = probe ]; then
 	# The probe needs an x86 kernel; without one, trust only TCG.
 	accel=tcg
 fi
-for q in qemu-system-x86_64 qemu-system-aarch64; do
+for q in qemu-system-x86_64 qemu-system-i386 qemu-system-aarch64; do
 	real=$(PATH=${PATH//$shim:/} command -v "$q" || true)
 	[ -n "$real" ] || continue
 	cat >"$shim/$q" <<SH
@@ -94,6 +96,7 @@ run_one() {
 	set +e
 	(cd "$wt" && python3 tools/testing/kunit/kunit.py run --arch="$arch" "${cross[@]}" \
 		--build_dir="$bdir" --kunitconfig="$kconf" --jobs="$SPB_JOBS" \
+		--kconfig_add CONFIG_WERROR=y \
 		--make_options "CC=$cc" --make_options HOSTCC=gcc \
 		--timeout 600 --json="$json" 'cpufreq_schedutil*') >"$logf" 2>&1
 	local rc=$?

@@ -139,6 +139,7 @@ if [ $ok = 1 ]; then
 		"$S/check-pristine-root.sh" || true
 	if [ $full = 1 ]; then
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
+		stage "KUnit on i386 (32-bit longs)" "$S/kunit.sh" --arch i386 || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
 			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy || true
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
