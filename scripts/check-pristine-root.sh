@@ -59,11 +59,18 @@ key=$( { mmdebstrap --version; echo "$suite minbase"; printf '%s\n' "${sources[@
 	for f in "${aptopts[@]}"; do cat "${f#--aptopt=}"; done; } | sha1sum | cut -c1-12)
 tarball=$dir/$suite-minbase-$key.tar
 
+mounts_in_root() {
+	awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts
+}
+# Unmount everything below the root, deepest first and lazily, so that a
+# busy mount cannot keep the rest; die if anything is left, since the
+# root is then removed and a bind mount (ccache, the host's /dev) would be
+# removed through it.
 unmount_root() {
 	local m
-	# Deepest first; lazily, so that a busy mount cannot keep the rest.
-	awk -v r="$root/" 'index($2, r) == 1 { print $2 }' /proc/mounts | sort -r |
-		while read -r m; do umount -l "$m" 2>/dev/null || true; done
+	mounts_in_root | sort -r | while read -r m; do umount -l "$m" 2>/dev/null || true; done
+	[ -z "$(mounts_in_root)" ] ||
+		die "still mounted below $root: $(mounts_in_root | paste -sd' '); unmount them before removing it"
 }
 cleanup() {
 	unmount_root
@@ -71,7 +78,7 @@ cleanup() {
 }
 
 if [ ! -s "$tarball" ]; then
-	log "building a minimal Debian 12 root with mmdebstrap (about 90 s, once)"
+	log "building a minimal Debian 12 root with mmdebstrap (about a minute, once)"
 	rm -f "$dir"/$suite-minbase-*.tar "$dir"/$suite-minbase-*.packages
 	rm -rf "$dir/partial.tar"
 	# mmdebstrap picks its output format from the name: keep .tar.
