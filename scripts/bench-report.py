@@ -97,6 +97,15 @@ ROWS = [
     (None, "build: time-weighted MHz (CPU 1)", lambda c: values(c, "build", "avg"), 0),
     (None, "build: modelled mJ", lambda c: values(c, "build", "mj"), 0),
     (None, "build: jobs per modelled J", build_per_joule, 2),
+    (None, "steady 10%: time-weighted MHz", lambda c: values(c, "steady-10", "avg"), 0),
+    (None, "steady 10%: modelled mJ per s", lambda c: values(c, "steady-10", "mj", 1 / 3.0), 1),
+    ("4b. Frequency transitions per s", "sync I/O", lambda c: values(c, "io", "tps"), 1),
+    (None, "burst", lambda c: values(c, "burst", "tps"), 1),
+    (None, "CPU hog", lambda c: values(c, "hog", "tps"), 1),
+    (None, "duty 1%", lambda c: values(c, "duty", "tps"), 1),
+    (None, "duty 1% long", lambda c: values(c, "duty-long", "tps"), 1),
+    (None, "steady 10% (4 ms busy / 6 ms idle at fmin)", lambda c: values(c, "steady-10", "tps"), 1),
+    (None, "build (CPU 1)", lambda c: values(c, "build", "tps"), 1),
     ("5. Emulated throughput", "sync I/O: writes per s", lambda c: values(c, "io", "ops_per_s"), 0),
     (None, "build: wall ms (40 x 10 ms, -j2)", lambda c: values(c, "build", "ns", 1e-6), 0),
     ("6. Hot path (no emulation)", "pipe: ns per round", lambda c: values(c, "pipe", "ns_per_round"), 0),
@@ -271,6 +280,16 @@ if have("profile", "performance"):
         de = med("sync I/O: modelled mJ per s", "default")
         print("      profile vs default: %+.1f%% writes/s for %+.1f%% modelled energy" %
               (100 * (p - d) / d, 100 * (pe - de) / de))
+        check(p >= d, "sync I/O throughput with the profile at least the defaults' "
+              "(%.0f vs %.0f writes/s)" % (p, d))
+if have("profile", "default"):
+    # A steady load must not make the profile cycle between frequencies:
+    # no more transitions per second than the defaults, plus one per
+    # 100 ms of slack for the start of the trial.
+    p, d = med("steady 10% (4 ms busy / 6 ms idle at fmin)", "profile"), \
+        med("steady 10% (4 ms busy / 6 ms idle at fmin)", "default")
+    check(p <= d + 10, "steady 10%% load: no oscillation under the profile (%.1f vs %.1f "
+          "frequency transitions per s with the defaults)" % (p, d))
 if have("base", "default"):
     b, d = stats[("hook cost: ns per round", "base")], stats[("hook cost: ns per round", "default")]
     spread = max(b[2] - b[1], d[2] - d[1])

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #: Usage: scripts/kunit.sh [--arch x86_64|arm64|i386|all] [--rev REV] [--variants]
+#:                         [--boot-default] [--prefixes]
 #:
 #: Build and run the schedutil KUnit suite with the kernel's kunit.py, in an
 #: out-of-tree build directory of a worktree at REV (default: the series
@@ -12,10 +13,20 @@
 #:                arithmetic in 32-bit longs), or all (default: the three)
 #:   --rev REV    commit to test (default: the branch $SPB_BRANCH)
 #:   --variants   also the configurations in kunit/*.kunitconfig (x86_64)
+#:   --boot-default  only the run with the performance_bias profile as the
+#:                boot default (x86_64): kunit/profile-boot-default.config
+#:                with the real acpi-cpufreq driver, bound to QEMU's two
+#:                vCPUs through an SSDT (scripts/make-ssdt.sh), so that real
+#:                policies hold the static key when the suite runs. Cases
+#:                that need the key off, or a CPU no policy governs, must
+#:                skip saying so, at least one must find the key held, and
+#:                every other case must pass
 #:   --prefixes   run the suite (x86_64) at every prefix of the series from
 #:                the patch that adds it; a prefix that changes no C file,
 #:                header or Kconfig (outside tools/) since the last one run builds the same
 #:                kernel and is reported as such
+#:
+#: Every run has two vCPUs, for the case of a policy shared by two CPUs.
 #:
 #: kunit.py asks QEMU for KVM first; where KVM is unusable (see
 #: scripts/vm-run.sh) a QEMU wrapper on PATH drops that request so that
@@ -23,12 +34,13 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-arches=all rev="" variants=0 prefixes=0
+arches=all rev="" variants=0 prefixes=0 boot_default=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--arch) arches=$2; shift 2 ;;
 	--rev) rev=$2; shift 2 ;;
 	--variants) variants=1; shift ;;
+	--boot-default) boot_default=1; shift ;;
 	--prefixes) prefixes=1; shift ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
@@ -78,8 +90,29 @@ SH
 done
 export PATH=$shim:$PATH
 
+# Extra QEMU arguments, and the skips a run accepts (an extended regular
+# expression their reasons must match; empty: none), set by --boot-default.
+qemu_extra=""
+skip_ok=""
+
+# Check the skips of a run whose skips are allowed: print their number.
+check_skips() {
+	local logf=$1 reasons held
+	reasons=$(sed -n 's/^\[[0-9:]*\] *\[SKIPPED\] [^(]* (\(.*\))$/\1/p' "$logf")
+	if [ -n "$reasons" ] && printf '%s\n' "$reasons" | grep -Evq "$skip_ok"; then
+		printf '%s\n' "$reasons" | grep -Ev "$skip_ok" | sed 's/^/      unexpected skip: /' >&2
+		return 1
+	fi
+	held=$(printf '%s\n' "$reasons" | grep -c 'static key is held by [1-9]' || true)
+	if [ "$held" = 0 ]; then
+		note "no case found the static key held by a real policy: the profile was not the boot default"
+		return 1
+	fi
+	printf '%s\n' "$reasons" | grep -c . || true
+}
+
 run_one() {
-	local arch=$1 kconf=$2 label=$3 at=${4:-} bdir json logf cc cross=() n failed
+	local arch=$1 kconf=$2 label=$3 at=${4:-} bdir json logf cc cross=() n failed skipped=0
 	bdir=$wt/_kunit_$label
 	json=$SPB_CACHE/$(tree_prefix "$tree")kunit-$label.json
 	logf=$SPB_CACHE/$(tree_prefix "$tree")kunit-$label.log
@@ -98,6 +131,7 @@ run_one() {
 		--build_dir="$bdir" --kunitconfig="$kconf" --jobs="$SPB_JOBS" \
 		--kconfig_add CONFIG_WERROR=y \
 		--make_options "CC=$cc" --make_options HOSTCC=gcc \
+		--qemu_args="-smp 2${qemu_extra:+ $qemu_extra}" \
 		--timeout 600 --json="$json" 'cpufreq_schedutil*') >"$logf" 2>&1
 	local rc=$?
 	set -e
@@ -109,7 +143,16 @@ run_one() {
 		return
 	fi
 	read -r n failed < <(kunit_json_count "$json")
-	if [ $rc = 0 ] && [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
+	if [ -n "$skip_ok" ]; then
+		if ! skipped=$(check_skips "$logf"); then
+			fail "kunit $label: skips other than the allowed ones (log: $logf)"
+			return
+		fi
+		failed=$((failed - skipped))
+	fi
+	if [ $rc = 0 ] && [ "$failed" = 0 ] && [ "$n" -ge "$expected" ] && [ "$skip_ok" ]; then
+		pass "kunit $label: $((n - skipped)) cases passed, $skipped skipped as they must with real policies holding the key"
+	elif [ $rc = 0 ] && [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
 		pass "kunit $label${at:+ at '$at'}: $n cases passed"
 	else
 		fail "kunit $label${at:+ at '$at'}: exit $rc, $n cases ($expected expected), $failed not passed (log: $logf)"
@@ -133,6 +176,17 @@ if [ $prefixes = 1 ]; then
 		run_one x86_64 kernel/sched/tests x86_64 "$subj"
 		last=$c
 	done
+	[ "$SPB_FAILED" = 0 ]
+	exit
+fi
+
+if [ $boot_default = 1 ]; then
+	ssdt=$SPB_CACHE/ssdt-2cpu-hw_all.aml
+	"$SPB_ROOT/scripts/make-ssdt.sh" --cpus 2 --coord hw_all --out "$ssdt"
+	cp "$SPB_ROOT/kunit/profile-boot-default.config" "$wt/_profile-boot-default.kunitconfig"
+	qemu_extra="-cpu max,vendor=GenuineIntel,family=6,model=15 -acpitable file=$ssdt"
+	skip_ok='^(the static key is held by [0-9]+ tunables set\(s\) outside the test \(the performance_bias profile is the boot default\)|CPU[0-9]+( or CPU[0-9]+)? is governed by schedutil)$'
+	run_one x86_64 _profile-boot-default.kunitconfig x86_64-profile-boot-default
 	[ "$SPB_FAILED" = 0 ]
 	exit
 fi

@@ -130,6 +130,9 @@ if [ $ok = 1 ]; then
 	stage "stress: hostile tunable writes, governor switches, hotplug, reloads" \
 		"$S/vm-stress.sh" --seconds 45 || true
 	stage "KUnit on x86_64" "$S/kunit.sh" --arch x86_64 || true
+	stage "KUnit on i386 (32-bit longs)" "$S/kunit.sh" --arch i386 || true
+	stage "KUnit with the profile as the boot default (acpi-cpufreq policies hold the key)" \
+		"$S/kunit.sh" --boot-default || true
 	stage "KUnit at every prefix from its patch" "$S/kunit.sh" --prefixes || true
 	stage "application matrix: the 6.12 backport (applies, builds, KUnit, kselftests in each driver mode)" \
 		"$S/matrix.sh" --targets 6.12 --vm-configs fast,slow-shared,perf || true
@@ -139,7 +142,6 @@ if [ $ok = 1 ]; then
 		"$S/check-pristine-root.sh" || true
 	if [ $full = 1 ]; then
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
-		stage "KUnit on i386 (32-bit longs)" "$S/kunit.sh" --arch i386 || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
 			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy || true
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \

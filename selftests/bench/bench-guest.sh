@@ -144,8 +144,9 @@ freqs_now()
 # the time-weighted frequency on CPU; BAVG, the busy-time-weighted one;
 # MJ, the modelled energy of all CPUs; RES, the residency per frequency on
 # CPU; OAVG, the time-weighted frequency of the other CPUs (idle but for
-# housekeeping); WAKE, the median frequency in effect at the "wake" marks; with
-# TL=1, the timeline of CPU.
+# housekeeping); WAKE, the median frequency in effect at the "wake" marks; TPS,
+# the frequency transitions per second on CPU (changes of the frequency in
+# effect: on hardware each one costs time); with TL=1, the timeline of CPU.
 analyse()
 {
 	awk -v cpu="$1" -v tl="$2" -v f0="$3" -v ncpu=$ncpu -v fmin=$FMIN -v fmax=$FMAX \
@@ -226,6 +227,8 @@ analyse()
 		match($0, /cpu_id=[0-9]+/); c = substr($0, RSTART + 7, RLENGTH - 7) + 0
 		match($0, /state=[0-9]+/); v = substr($0, RSTART + 6, RLENGTH - 6) + 0
 		advance(t)
+		if (on && c == cpu && v != f[c])
+			ntr++
 		f[c] = v
 		if (on && c == cpu) {
 			if (!found) {
@@ -250,9 +253,9 @@ analyse()
 			wake[j + 1] = x
 		}
 		wk = nw ? wake[int((nw + 1) / 2)] / 1000 : "-"
-		printf "REQS %s\nUS %s\nAVG %.0f\nBAVG %.0f\nOAVG %.0f\nMJ %.3f\nRES %s\nWAKE %s\nBUSY_MS %.1f\n",
+		printf "REQS %s\nUS %s\nAVG %.0f\nBAVG %.0f\nOAVG %.0f\nMJ %.3f\nRES %s\nWAKE %s\nBUSY_MS %.1f\nTPS %.1f\n",
 			reqs, us, wsum / tsum / 1000, btime ? bsum / btime / 1000 : 0,
-			otime ? osum / otime / 1000 : 0, mj, rs, wk, btime * 1000
+			otime ? osum / otime / 1000 : 0, mj, rs, wk, btime * 1000, ntr / tsum
 		if (tl) print "TL " tls
 	}' "$TR" "$TR"
 }
@@ -314,6 +317,11 @@ while [ $r -lt "$REPS" ]; do
 	# 10 ms, and 5 ms every 500 ms.
 	trial duty $r $cpu duty 10000 "$(iters 100)" 1000
 	trial duty-long $r $cpu duty 500000 "$(iters 5000)" 2000
+	# A steady 10% of the highest frequency's capacity: 1 ms of work at
+	# FMAX every 10 ms, 4 ms busy and 6 ms idle at the lowest frequency,
+	# where a threshold on utilization that is not frequency-invariant
+	# would see 40%; the transitions per second show any oscillation.
+	trial steady-10 $r $cpu duty 10000 "$(iters 1000)" 3000
 	# Build-like: 40 processes of 10 ms at FMAX, 2 at a time, fork + exec.
 	trial build $r all build 2 40 "$(iters 10000)"
 	r=$((r + 1))

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#: Usage: scripts/make-ssdt.sh [--cpus N] [--coord hw_all|sw_all|sw_any]
+#:                             [--latency US] --out FILE.aml
+#:
+#: Write an ACPI SSDT that gives the vCPUs of a QEMU x86 "pc" machine
+#: P-states, so that the real acpi-cpufreq driver binds in a TCG guest
+#: (pass it with -acpitable file=FILE.aml, with an Intel CPU model such as
+#: -cpu max,vendor=GenuineIntel,family=6,model=15; acpi-cpufreq refuses
+#: I/O-port P-states on QEMU's default AMD family 15 model).
+#:
+#: Each of QEMU's processor objects \_SB.CPUS.C000, C001, ... gets
+#:   _PCT  control and status on a SystemIO register at a port nothing
+#:         decodes (writes are dropped; acpi-cpufreq then has no ->get and
+#:         reports the frequency it last asked for);
+#:   _PSS  seven P-states, 3200 MHz down to 800 MHz in 400 MHz steps, with
+#:         the given transition latency (default 10 us: acpi-cpufreq then
+#:         reports 10 us, and schedutil's rate limit is 10 ms as on many
+#:         servers);
+#:   _PPC  0 (no firmware limit);
+#:   _PSD  one coordination domain per CPU (hw_all, default: one policy per
+#:         CPU), or one domain of all CPUs (sw_all or sw_any: one policy
+#:         shared by all, changed through the governor's kthread).
+#:
+#: The table is compiled with iasl (Debian package acpica-tools).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+cpus=1 coord=hw_all latency=10 out=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cpus) cpus=$2; shift 2 ;;
+	--coord) coord=$2; shift 2 ;;
+	--latency) latency=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) usage_from "$0"; exit 0 ;;
+	*) die "unknown argument '$1' (see --help)" ;;
+	esac
+done
+[ -n "$out" ] || die "--out FILE.aml is required (see --help)"
+case $cpus in
+[1-9] | [1-9][0-9]) ;;
+*) die "--cpus takes 1 to 99, not '$cpus'" ;;
+esac
+case $latency in
+'' | *[!0-9]*) die "--latency takes microseconds, not '$latency'" ;;
+esac
+case $coord in
+hw_all) ctype=0xFE ;;
+sw_all) ctype=0xFC ;;
+sw_any) ctype=0xFD ;;
+*) die "--coord takes hw_all, sw_all or sw_any, not '$coord'" ;;
+esac
+command -v iasl >/dev/null ||
+	die "iasl missing: run scripts/install-deps.sh (it installs acpica-tools)"
+
+# An I/O port QEMU's pc machine leaves undecoded.
+port=0x0EE0
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+asl=$tmp/pstates.asl
+{
+	echo 'DefinitionBlock ("", "SSDT", 2, "SPBIAS", "PSTATES", 1)'
+	echo '{'
+	for ((i = 0; i < cpus; i++)); do
+		printf '    External (\\_SB.CPUS.C%03X, ProcessorObj)\n' "$i"
+	done
+	for ((i = 0; i < cpus; i++)); do
+		if [ "$coord" = hw_all ]; then
+			domain=$i n=1
+		else
+			domain=0 n=$cpus
+		fi
+		printf '    Scope (\\_SB.CPUS.C%03X)\n    {\n' "$i"
+		cat <<ASL
+        Name (_PCT, Package (0x02)
+        {
+            ResourceTemplate () { Register (SystemIO, 0x10, 0x00, $port, ,) },
+            ResourceTemplate () { Register (SystemIO, 0x10, 0x00, $((port + 2)), ,) }
+        })
+        Name (_PSS, Package (0x07)
+        {
+ASL
+		p=0
+		for mhz in 3200 2800 2400 2000 1600 1200 800; do
+			sep=,
+			[ $mhz = 800 ] && sep=
+			printf '            Package (0x06) { %d, %d, %d, %d, 0x%02X, 0x%02X }%s\n' \
+				"$mhz" $((mhz * 10)) "$latency" "$latency" "$p" "$p" "$sep"
+			p=$((p + 1))
+		done
+		cat <<ASL
+        })
+        Method (_PPC, 0, NotSerialized)
+        {
+            Return (Zero)
+        }
+        Name (_PSD, Package (0x01)
+        {
+            Package (0x05) { 0x05, 0x00, $domain, $ctype, $n }
+        })
+    }
+ASL
+	done
+	echo '}'
+} >"$asl"
+
+if ! iasl -p "$tmp/pstates" "$asl" >"$tmp/iasl.log" 2>&1; then
+	cat "$tmp/iasl.log" >&2
+	die "iasl could not compile the SSDT; the source was $asl"
+fi
+mkdir -p "$(dirname "$out")"
+cp "$tmp/pstates.aml" "$out"
+log "SSDT for $cpus CPU(s), $coord, ${latency} us: $out"
