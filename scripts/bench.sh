@@ -70,7 +70,7 @@ IO_LATENCY_NS=50000
 declare -A image payload
 for rev in branch base; do
 	log "building the $rev guest kernel"
-	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config x86_64-guest)
+	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config x86_64-bench)
 	image[$rev]=$(kernel_image "$out")
 	p=$work/payload-$rev
 	rm -rf "$p" && mkdir -p "$p"

@@ -275,6 +275,8 @@ kbuild_config_missing() {
 	grep -v '^#' "$frag" | grep '=y$' | while read -r l; do
 		grep -qx "$l" "$out/.config" && continue
 		sym=${l%%=*}
+		# A fragment that includes another may turn its options off.
+		grep -qx "# $sym is not set" "$frag" && continue
 		if grep -qx "$sym" "$SPB_ROOT/configs/series-symbols" 2>/dev/null &&
 		   ! grep -rqx "config ${sym#CONFIG_}" --include='Kconfig*' "$src/kernel" "$src/drivers/cpufreq"; then
 			continue

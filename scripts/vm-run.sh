@@ -24,6 +24,9 @@
 #:                    instruction, and jumps to the next timer when every
 #:                    vCPU is idle (-icount shift=SHIFT,sleep=off), so that
 #:                    timings inside the guest do not depend on the host
+#:   --cpu MODEL      x86_64 only: QEMU's CPU model (default max)
+#:   --acpitable FILE x86_64 only: an ACPI table for the guest, e.g. an SSDT
+#:                    from scripts/make-ssdt.sh (repeatable)
 #:
 #: Acceleration: KVM when it works on this host, otherwise TCG. The check
 #: boots the kernel once under KVM and caches the answer per host in
@@ -36,7 +39,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kernel="" arch=x86_64 cpus=2 mem=512 append="" disk=0 timeout_s=300 logf="" icount="" dcache=none
-payloads=()
+cpu_model=max
+payloads=() acpitables=()
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -50,6 +54,8 @@ while [ $# -gt 0 ]; do
 	--log) logf=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
 	--disk-cache) dcache=$2; shift 2 ;;
+	--cpu) cpu_model=$2; shift 2 ;;
+	--acpitable) acpitables+=("$2"); shift 2 ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	--) shift; break ;;
 	-*) die "unknown option '$1' (see --help)" ;;
@@ -116,7 +122,15 @@ qemu_args=(-m "$mem" -smp "$cpus" -nographic -no-reboot -kernel "$kernel"
 # arm64: a Cortex-A57 has no activity monitors (AMU), so frequency
 # invariance comes from the cpufreq driver, and TCG emulates it faster than
 # "max" (no pointer authentication).
-[ "$arch" = arm64 ] && qemu_args+=(-M virt -cpu cortex-a57) || qemu_args+=(-cpu max)
+if [ "$arch" = arm64 ]; then
+	qemu_args+=(-M virt -cpu cortex-a57)
+else
+	qemu_args+=(-cpu "$cpu_model")
+	for t in ${acpitables[@]+"${acpitables[@]}"}; do
+		[ -r "$t" ] || die "no ACPI table $t"
+		qemu_args+=(-acpitable "file=$t")
+	done
+fi
 if [ "$disk" != 0 ]; then
 	truncate -s "${disk}M" "$work/disk.img"
 	qemu_args+=(-drive "file=$work/disk.img,if=none,id=scratch,format=raw,cache=$dcache"

@@ -16,6 +16,8 @@
 #:   --arch ARCH     x86_64 (default), arm64 or all
 #:   --configs LIST  comma-separated, from: fast, fast-shared, slow,
 #:                   slow-shared, perf, perf-shared, fast-gov-per-policy
+#:                   (the test driver), acpi-hw, acpi-sw (x86_64 only:
+#:                   the real acpi-cpufreq driver, see below)
 #:                   (default: all on x86_64; on arm64, where each boot
 #:                   takes twice as long, fast, slow-shared and perf: the
 #:                   paths an x86 TCG guest cannot take, fast switching and
@@ -27,6 +29,13 @@
 #:                   with the defaults and with performance_bias=1 (N runs
 #:                   each, default 5; configuration fast unless --configs)
 #:                   and print them side by side
+#:   The acpi-* configurations boot an Intel CPU model with an SSDT from
+#:   scripts/make-ssdt.sh that gives the vCPUs ACPI P-states (800..3200
+#:   MHz, 10 us latency), and load no test driver: acpi-cpufreq binds.
+#:   acpi-hw: one _PSD domain per CPU (a policy per CPU, fast switching,
+#:   acpi_cpufreq_fast_switch must run); acpi-sw: one SW_ALL domain of
+#:   both CPUs (a shared policy, the sugov kthread, acpi_cpufreq_target
+#:   must run).
 #:   --icount SHIFT  QEMU's instruction counting (default 2: 4 ns of guest
 #:                   time per instruction, idle time skipped): the guest's
 #:                   clock follows the instructions it runs, so a host that
@@ -67,8 +76,12 @@ declare -A params=(
 	[perf]="mode=perf"
 	[perf-shared]="mode=perf shared=1"
 	[fast-gov-per-policy]="mode=fast gov_per_policy=1"
+	[acpi-hw]="acpi=hw_all"
+	[acpi-sw]="acpi=sw_all"
 )
-order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy"
+# The driver function that must have run in an acpi-* configuration.
+declare -A acpi_path=([acpi-hw]=acpi_cpufreq_fast_switch [acpi-sw]=acpi_cpufreq_target)
+order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy acpi-hw acpi-sw"
 arm64_order="fast slow-shared perf"
 [ $table = 0 ] || order=fast arm64_order=fast
 user_configs=$configs
@@ -76,7 +89,8 @@ user_configs=$configs
 # 50 us after submission (an NVMe SSD's latency) in guest time, instead of
 # a virtio disk whose completions depend on the host's disk and load.
 NULLB="null_blk.irqmode=2 null_blk.completion_nsec=50000"
-PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sugov_work cpufreq_driver_fast_switch cpufreq_driver_adjust_perf"
+PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sugov_work cpufreq_driver_fast_switch cpufreq_driver_adjust_perf acpi_cpufreq_fast_switch acpi_cpufreq_target"
+ACPI_CPU="max,vendor=GenuineIntel,family=6,model=15"
 
 # The kselftests always come from the series branch, also for the base.
 git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
@@ -84,23 +98,34 @@ git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
 work=$SPB_CACHE/$(tree_prefix "$tree")vm-test
 mkdir -p "$work"
 
-# The guest's command: load the driver, profile schedutil's update paths,
-# run the kselftests, report the path counts.
+# The guest's command: load the driver (acpi=...: check that acpi-cpufreq
+# bound), profile schedutil's and the driver's paths, run the kselftests,
+# report the path counts.
 guest_cmd() {
+	local load unload
+	case $1 in
+	acpi=*)
+		load="d=\$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_driver 2>/dev/null)
+[ \"\$d\" = acpi-cpufreq ] || { echo \"acpi-cpufreq did not bind (driver: \${d:-none})\"; exit 3; }"
+		unload=: ;;
+	*)
+		load="insmod /payload/cpufreq_testdrv.ko $1 || exit 3"
+		unload="rmmod cpufreq_testdrv || rc=1" ;;
+	esac
 	cat <<EOF
 K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
 if [ -r \$K ]; then echo SPB-KUNIT-BEGIN; cat \$K; echo SPB-KUNIT-END; fi
-insmod /payload/cpufreq_testdrv.ko $1 || exit 3
+$load
 T=/sys/kernel/tracing
 for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
 echo 1 >\$T/function_profile_enabled
 cd /payload/kselftest
 SCHEDUTIL_IO_FILE=/dev/nullb0 ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
 rc=\$?
-cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq)_/ { h[\$1] += \$2 }
+cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq|acpi_cpufreq)_/ { h[\$1] += \$2 }
 	END { for (f in h) print "SPB-PATH", f, h[f] }'
 echo 0 >\$T/function_profile_enabled
-rmmod cpufreq_testdrv || rc=1
+$unload
 exit \$rc
 EOF
 }
@@ -174,6 +199,9 @@ for arch in "${alist[@]}"; do
 	IFS=, read -r -a list <<<"$configs"
 	for c in "${list[@]}"; do
 		[ -n "${params[$c]:-}" ] || die "unknown configuration '$c' (see --help)"
+		case $arch/$c in
+		arm64/acpi-*) die "$c: the acpi-cpufreq configurations are x86_64 only" ;;
+		esac
 	done
 	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config "$arch-guest")
 	wt=$(dirname "$out")
@@ -219,11 +247,20 @@ for arch in "${alist[@]}"; do
 	for c in "${list[@]}"; do
 		logf=$work/$rev-$arch-$c.log
 		cfg_icount=("${icountargs[@]}")
+		machine=()
+		case ${params[$c]} in
+		acpi=*)
+			ssdt=$work/ssdt-2cpu-${params[$c]#acpi=}.aml
+			quiet "$work/ssdt.log" "$SPB_ROOT/scripts/make-ssdt.sh" --cpus 2 \
+				--coord "${params[$c]#acpi=}" --out "$ssdt"
+			machine=(--cpu "$ACPI_CPU" --acpitable "$ssdt") ;;
+		esac
 		log "booting $arch ($c: ${params[$c]}; $rev${cfg_icount[*]:+, icount})"
 		set +e
 		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
 			--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
-			--log "$logf" "${cfg_icount[@]}" -- "$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
+			--log "$logf" ${machine[@]+"${machine[@]}"} "${cfg_icount[@]}" -- \
+			"$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
 		rc=$?
 		set -e
 		# The guest kernel may carry the KUnit suite, run at boot.
@@ -255,8 +292,14 @@ for arch in "${alist[@]}"; do
 			fi
 			continue
 		fi
+		# The real driver's own path must have carried the requests.
+		dpath_ok=1
+		if [ -n "${acpi_path[$c]:-}" ]; then
+			n=$(sed -n "s/^SPB-PATH ${acpi_path[$c]} \([0-9]*\)$/\1/p" "$logf")
+			[ "${n:-0}" -gt 0 ] || { dpath_ok=0; warn "$c: ${acpi_path[$c]} never ran"; }
+		fi
 		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
-		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ]; then
+		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ]; then
 			pass "vm $arch $c: $summary"
 			note "      paths: $paths"
 			grep -E '^# # (I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
