@@ -19,6 +19,14 @@ SPB_IMPORT_NAME="schedutil-perf-bias tooling"
 SPB_IMPORT_EMAIL="tooling@schedutil-perf-bias.invalid"
 
 SPB_JOBS=${SPB_JOBS:-$(nproc)}
+# QEMU's TCG accelerator as every guest runs it: single-threaded, as QEMU
+# 7.2's multi-threaded TCG runs stale int3 instructions after the kernel
+# patches a static branch (see scripts/vm-run.sh); SPB_TCG_THREAD=multi
+# to change.
+SPB_TCG_ACCEL=tcg,thread=${SPB_TCG_THREAD:-single}
+# An x86 CPU model on which acpi-cpufreq takes the I/O-port P-states of
+# scripts/make-ssdt.sh (it refuses them on QEMU's default, AMD family 15).
+SPB_ACPI_CPU=max,vendor=GenuineIntel,family=6,model=15
 
 log() { printf '==> %s\n' "$*" >&2; }
 note() { printf '    %s\n' "$*" >&2; }

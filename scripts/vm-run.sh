@@ -166,7 +166,7 @@ if [ -n "$icount" ]; then
 	accel=tcg
 	qemu_args+=(-icount "shift=$icount,sleep=off")
 fi
-[ "$accel" = tcg ] && qemu_args+=(-accel "tcg,thread=${SPB_TCG_THREAD:-single}") || qemu_args+=(-accel kvm)
+[ "$accel" = tcg ] && qemu_args+=(-accel "$SPB_TCG_ACCEL") || qemu_args+=(-accel kvm)
 
 out=$work/console.log
 set +e

@@ -90,7 +90,6 @@ user_configs=$configs
 # a virtio disk whose completions depend on the host's disk and load.
 NULLB="null_blk.irqmode=2 null_blk.completion_nsec=50000"
 PATHS="sugov_update_single_freq sugov_update_single_perf sugov_update_shared sugov_work cpufreq_driver_fast_switch cpufreq_driver_adjust_perf acpi_cpufreq_fast_switch acpi_cpufreq_target"
-ACPI_CPU="max,vendor=GenuineIntel,family=6,model=15"
 
 # The kselftests always come from the series branch, also for the base.
 git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
@@ -253,7 +252,7 @@ for arch in "${alist[@]}"; do
 			ssdt=$work/ssdt-2cpu-${params[$c]#acpi=}.aml
 			quiet "$work/ssdt.log" "$SPB_ROOT/scripts/make-ssdt.sh" --cpus 2 \
 				--coord "${params[$c]#acpi=}" --out "$ssdt"
-			machine=(--cpu "$ACPI_CPU" --acpitable "$ssdt") ;;
+			machine=(--cpu "$SPB_ACPI_CPU" --acpitable "$ssdt") ;;
 		esac
 		log "booting $arch ($c: ${params[$c]}; $rev${cfg_icount[*]:+, icount})"
 		set +e
