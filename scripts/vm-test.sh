@@ -9,7 +9,9 @@
 #: kselftests of the series branch (make install, statically linked), boot
 #: with them in a busybox initramfs and a null_blk device, load the
 #: driver and run them with run_kselftest.sh. The function profiler counts
-#: which of schedutil's update paths ran in each guest. One PASS/FAIL line
+#: which of schedutil's update paths ran in each guest. The guest turns the
+#: global trace buffer on and leaves a mark in it first; the tests must
+#: leave both, and no tracefs instance, behind. One PASS/FAIL line
 #: per configuration and one for the paths; the guest's console log is in
 #: $SPB_CACHE/vm-test/<rev>-<arch>-<config>.log.
 #:
@@ -119,8 +121,18 @@ T=/sys/kernel/tracing
 for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
 echo 1 >\$T/function_profile_enabled
 cd /payload/kselftest
+# Someone else's tracing, which the tests must leave alone: the global
+# buffer on, with a mark in it.
+echo 1 >\$T/tracing_on
+echo SPB-GLOBAL-MARK >\$T/trace_marker
 SCHEDUTIL_IO_FILE=/dev/nullb0 ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
 rc=\$?
+if grep -q SPB-GLOBAL-MARK \$T/trace && [ "\$(cat \$T/tracing_on)" = 1 ] &&
+   [ -z "\$(ls \$T/instances)" ]; then
+	echo SPB-TRACE-KEPT
+else
+	echo "SPB-TRACE-CLOBBERED global mark \$(grep -c SPB-GLOBAL-MARK \$T/trace), tracing_on \$(cat \$T/tracing_on), instances left: \$(ls \$T/instances | tr '\n' ' ')"
+fi
 cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq|acpi_cpufreq)_/ { h[\$1] += \$2 }
 	END { for (f in h) print "SPB-PATH", f, h[f] }'
 echo 0 >\$T/function_profile_enabled
@@ -297,8 +309,15 @@ for arch in "${alist[@]}"; do
 			n=$(sed -n "s/^SPB-PATH ${acpi_path[$c]} \([0-9]*\)$/\1/p" "$logf")
 			[ "${n:-0}" -gt 0 ] || { dpath_ok=0; warn "$c: ${acpi_path[$c]} never ran"; }
 		fi
+		# The global trace buffer must be as the guest left it.
+		trace_ok=1
+		grep -q '^SPB-TRACE-KEPT' "$logf" || {
+			trace_ok=0
+			warn "$c: $(grep -m 1 '^SPB-TRACE-CLOBBERED' "$logf" || echo 'no trace check in the log')"
+		}
 		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
-		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ]; then
+		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ] &&
+		   [ $trace_ok = 1 ]; then
 			pass "vm $arch $c: $summary"
 			note "      paths: $paths"
 			grep -E '^# # (I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
