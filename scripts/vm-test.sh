@@ -197,6 +197,39 @@ kunit_in_guest() {
 	fi
 }
 
+# Boot the acpi-hw machine and run the hardware run kit in it: it must
+# report the driver and both kselftests passed.
+hw_kit() {
+	local image=$1 payload=$2 kit=$work/kit logf=$work/branch-x86_64-hw-kit.log rc
+	local bash_static=/bin/bash-static ssdt=$work/ssdt-2cpu-hw_all.aml
+	[ -x "$bash_static" ] || die "$bash_static missing: run scripts/install-deps.sh (bash-static)"
+	quiet "$work/ssdt.log" "$SPB_ROOT/scripts/make-ssdt.sh" --cpus 2 --coord hw_all --out "$ssdt"
+	rm -rf "$kit" && mkdir -p "$kit"
+	cp "$bash_static" "$kit/bash"
+	cp "$SPB_ROOT/scripts/hw-run.sh" "$kit/"
+	log "booting x86_64 (acpi-hw) with the hardware run kit"
+	set +e
+	"$SPB_ROOT/scripts/vm-run.sh" --kernel "$image" --payload "$payload" \
+		--payload "$kit:kit" --cpus 2 --append "$NULLB" --timeout 600 \
+		--log "$logf" --cpu "$SPB_ACPI_CPU" \
+		--acpitable "$ssdt" \
+		"${icountargs[@]}" -- \
+		"PATH=/payload/kit:\$PATH; cd /tmp && bash /payload/kit/hw-run.sh --kselftest-dir /payload/kselftest --io-file /dev/nullb0 --out /tmp/report.txt; echo SPB-KIT-RC=\$?; cat /tmp/report.txt" \
+		>/dev/null 2>&1
+	rc=$?
+	set -e
+	if [ $rc = 0 ] && grep -q '^SPB-KIT-RC=0' "$logf" &&
+	   grep -q '^  scaling_driver: acpi-cpufreq' "$logf" &&
+	   grep -q '^# run_kselftest.sh exit status: 0' "$logf" &&
+	   grep -q '^ok 1 selftests: cpufreq: schedutil_tunables.sh' "$logf" &&
+	   grep -q '^ok 2 selftests: cpufreq: schedutil_response.sh' "$logf"; then
+		pass "hardware run kit (scripts/hw-run.sh) in the acpi-cpufreq guest: report with the driver and both kselftests passed"
+	else
+		grep -m 5 -E '^SPB-KIT-RC|^ERROR|^not ok' "$logf" | sed 's/^/      /' || true
+		fail "hardware run kit in the acpi-cpufreq guest (exit $rc; log: $logf)"
+	fi
+}
+
 declare -A seen=()
 IFS=, read -r -a alist <<<"$arches"
 for arch in "${alist[@]}"; do
@@ -327,6 +360,13 @@ for arch in "${alist[@]}"; do
 			fail "vm $arch $c: exit $rc, $summary (log: $logf)"
 		fi
 	done
+	# The hardware run kit, on the real acpi-cpufreq driver: the guest
+	# runs scripts/hw-run.sh under a static bash, as a user would on a
+	# machine booted into the series.
+	if [ "$rev" = branch ] && [ "$arch" = x86_64 ] &&
+	   [[ " ${list[*]} " == *" acpi-hw "* ]]; then
+		hw_kit "$image" "$payload"
+	fi
 done
 
 # Every update path schedutil has must have run in some guest.
