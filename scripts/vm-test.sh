@@ -17,8 +17,10 @@
 #:
 #:   --arch ARCH     x86_64 (default), arm64 or all
 #:   --configs LIST  comma-separated, from: fast, fast-shared, slow,
-#:                   slow-shared, perf, perf-shared, fast-gov-per-policy
-#:                   (the test driver), acpi-hw, acpi-sw (x86_64 only:
+#:                   slow-shared, perf, perf-shared, fast-gov-per-policy,
+#:                   fast-cap (the test driver; fast-cap with a
+#:                   firmware-like cap at 2.8 GHz, lifted after the tests:
+#:                   no limit of theirs may stay), acpi-hw, acpi-sw (x86_64 only:
 #:                   the real acpi-cpufreq driver, see below)
 #:                   (default: all on x86_64; on arm64, where each boot
 #:                   takes twice as long, fast, slow-shared and perf: the
@@ -78,12 +80,13 @@ declare -A params=(
 	[perf]="mode=perf"
 	[perf-shared]="mode=perf shared=1"
 	[fast-gov-per-policy]="mode=fast gov_per_policy=1"
+	[fast-cap]="mode=fast cap_khz=2800000"
 	[acpi-hw]="acpi=hw_all"
 	[acpi-sw]="acpi=sw_all"
 )
 # The driver function that must have run in an acpi-* configuration.
 declare -A acpi_path=([acpi-hw]=acpi_cpufreq_fast_switch [acpi-sw]=acpi_cpufreq_target)
-order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy acpi-hw acpi-sw"
+order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy fast-cap acpi-hw acpi-sw"
 arm64_order="fast slow-shared perf"
 [ $table = 0 ] || order=fast arm64_order=fast
 user_configs=$configs
@@ -132,6 +135,19 @@ if grep -q SPB-GLOBAL-MARK \$T/trace && [ "\$(cat \$T/tracing_on)" = 1 ] &&
 	echo SPB-TRACE-KEPT
 else
 	echo "SPB-TRACE-CLOBBERED global mark \$(grep -c SPB-GLOBAL-MARK \$T/trace), tracing_on \$(cat \$T/tracing_on), instances left: \$(ls \$T/instances | tr '\n' ' ')"
+fi
+# A firmware-like cap (fast-cap): once it is lifted, no limit of the tests'
+# may be left in its place.
+C=/sys/module/cpufreq_testdrv/parameters/cap_khz
+if [ -w \$C ] && [ "\$(cat \$C)" != 0 ]; then
+	echo 0 >\$C
+	sleep 1
+	pinned=
+	for p in /sys/devices/system/cpu/cpufreq/policy*; do
+		[ "\$(cat \$p/scaling_max_freq)" = "\$(cat \$p/cpuinfo_max_freq)" ] ||
+			pinned="\$pinned \${p##*/} at \$(cat \$p/scaling_max_freq)"
+	done
+	if [ -z "\$pinned" ]; then echo SPB-CAP-LIFTED; else echo "SPB-CAP-PINNED:\$pinned"; fi
 fi
 cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq|acpi_cpufreq)_/ { h[\$1] += \$2 }
 	END { for (f in h) print "SPB-PATH", f, h[f] }'
@@ -342,6 +358,15 @@ for arch in "${alist[@]}"; do
 			n=$(sed -n "s/^SPB-PATH ${acpi_path[$c]} \([0-9]*\)$/\1/p" "$logf")
 			[ "${n:-0}" -gt 0 ] || { dpath_ok=0; warn "$c: ${acpi_path[$c]} never ran"; }
 		fi
+		# A cap lifted after the tests must leave the policies wide open.
+		cap_ok=1
+		case ${params[$c]} in
+		*cap_khz=*)
+			grep -q '^SPB-CAP-LIFTED' "$logf" || {
+				cap_ok=0
+				warn "$c: $(grep -m 1 '^SPB-CAP-PINNED' "$logf" || echo 'no cap check in the log')"
+			} ;;
+		esac
 		# The global trace buffer must be as the guest left it.
 		trace_ok=1
 		grep -q '^SPB-TRACE-KEPT' "$logf" || {
@@ -350,7 +375,7 @@ for arch in "${alist[@]}"; do
 		}
 		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
 		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ] &&
-		   [ $trace_ok = 1 ]; then
+		   [ $trace_ok = 1 ] && [ $cap_ok = 1 ]; then
 			pass "vm $arch $c: $summary"
 			note "      paths: $paths"
 			grep -E '^# # (I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'

@@ -19,6 +19,12 @@
  * event (adjust_perf requests in scaling_cur_freq and the trace event
  * only, as for other adjust_perf drivers).
  *
+ * "cap_khz" stands for a firmware or thermal cap: a limit of the driver's
+ * own on every policy (a frequency QoS request, as acpi-cpufreq makes for
+ * _PPC), below the highest frequency; 0 lifts it. It can be changed at run
+ * time through /sys/module/cpufreq_testdrv/parameters/cap_khz, so that a
+ * test can check what is left of a user's limit once the cap is gone.
+ *
  * By default it changes nothing about how fast the CPUs run. With
  * "emulate=1" it emulates DVFS on a machine without it: while a CPU is busy
  * at a requested frequency f below the highest, a per-CPU hrtimer takes
@@ -39,7 +45,9 @@
 #include <linux/hrtimer.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/pm_qos.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -84,6 +92,46 @@ static unsigned int emulate_period_us = 1000;
 module_param(emulate_period_us, uint, 0444);
 MODULE_PARM_DESC(emulate_period_us,
 		 "Emulation period in us, 100..100000: run f/fmax of it, spin the rest (default 1000)");
+
+/* The cap's QoS request of each policy, by the policy's first CPU. */
+static DEFINE_PER_CPU(struct freq_qos_request, testdrv_cap_req);
+static DEFINE_MUTEX(testdrv_cap_lock);
+static unsigned int cap_khz;
+
+static s32 testdrv_cap_value(void)
+{
+	return cap_khz ? cap_khz : FREQ_QOS_MAX_DEFAULT_VALUE;
+}
+
+static int testdrv_cap_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int cap;
+	int cpu, ret;
+
+	ret = kstrtouint(val, 10, &cap);
+	if (ret)
+		return ret;
+
+	mutex_lock(&testdrv_cap_lock);
+	cap_khz = cap;
+	for_each_possible_cpu(cpu) {
+		struct freq_qos_request *req = &per_cpu(testdrv_cap_req, cpu);
+
+		if (freq_qos_request_active(req) &&
+		    freq_qos_update_request(req, testdrv_cap_value()) < 0)
+			pr_warn("CPU%d: cannot update the cap\n", cpu);
+	}
+	mutex_unlock(&testdrv_cap_lock);
+	return 0;
+}
+
+static const struct kernel_param_ops testdrv_cap_ops = {
+	.set = testdrv_cap_set,
+	.get = param_get_uint,
+};
+module_param_cb(cap_khz, &testdrv_cap_ops, &cap_khz, 0644);
+MODULE_PARM_DESC(cap_khz,
+		 "A firmware-like cap on every policy in kHz, 0 for none; writable (default 0)");
 
 enum testdrv_mode { TESTDRV_FAST, TESTDRV_SLOW, TESTDRV_PERF };
 
@@ -215,6 +263,8 @@ static void testdrv_set_cur(struct cpufreq_policy *policy, unsigned int freq)
 
 static int testdrv_init(struct cpufreq_policy *policy)
 {
+	int ret;
+
 	if (shared)
 		cpumask_copy(policy->cpus, cpu_possible_mask);
 
@@ -224,7 +274,23 @@ static int testdrv_init(struct cpufreq_policy *policy)
 	policy->cur = min_khz;
 	testdrv_set_cur(policy, min_khz);
 
-	return 0;
+	mutex_lock(&testdrv_cap_lock);
+	ret = freq_qos_add_request(&policy->constraints,
+				   &per_cpu(testdrv_cap_req, policy->cpu),
+				   FREQ_QOS_MAX, testdrv_cap_value());
+	mutex_unlock(&testdrv_cap_lock);
+
+	return ret < 0 ? ret : 0;
+}
+
+static void testdrv_exit(struct cpufreq_policy *policy)
+{
+	struct freq_qos_request *req = &per_cpu(testdrv_cap_req, policy->cpu);
+
+	mutex_lock(&testdrv_cap_lock);
+	if (freq_qos_request_active(req))
+		freq_qos_remove_request(req);
+	mutex_unlock(&testdrv_cap_lock);
 }
 
 static int testdrv_target_index(struct cpufreq_policy *policy,
@@ -321,6 +387,7 @@ static unsigned int testdrv_get(unsigned int cpu)
 static struct cpufreq_driver testdrv_driver = {
 	.name		= "cpufreq-testdrv",
 	.init		= testdrv_init,
+	.exit		= testdrv_exit,
 	.verify		= cpufreq_generic_frequency_table_verify,
 	.target_index	= testdrv_target_index,
 	.get		= testdrv_get,
