@@ -11,7 +11,10 @@
 #: driver and run them with run_kselftest.sh. The function profiler counts
 #: which of schedutil's update paths ran in each guest. The guest turns the
 #: global trace buffer on and leaves a mark in it first; the tests must
-#: leave both, and no tracefs instance, behind. One PASS/FAIL line
+#: leave both, and no tracefs instance, behind. x86_64 guests then run the
+#: kernel's own cpufreq kselftest, main.sh (basic mode), under Debian's
+#: static bash: it must pass on the base and with the series alike.
+#: One PASS/FAIL line
 #: per configuration and one for the paths; the guest's console log is in
 #: $SPB_CACHE/vm-test/<rev>-<arch>-<config>.log.
 #:
@@ -152,6 +155,15 @@ fi
 cat \$T/trace_stat/function* | awk '/^ *(sugov|cpufreq|acpi_cpufreq)_/ { h[\$1] += \$2 }
 	END { for (f in h) print "SPB-PATH", f, h[f] }'
 echo 0 >\$T/function_profile_enabled
+# The kernel's own cpufreq kselftest (main.sh, basic mode: every file of
+# every policy read and written, every governor and frequency stepped
+# through), where a bash can run it; its KTAP is kept apart.
+if [ -x /payload/bash ]; then
+	ln -sf /payload/bash /bin/bash
+	./run_kselftest.sh -t cpufreq:main.sh >/tmp/main.ktap 2>&1
+	echo "SPB-MAINSH-RC \$?"
+	sed 's/^/SPB-MAINSH /' /tmp/main.ktap
+fi
 $unload
 exit \$rc
 EOF
@@ -286,6 +298,11 @@ for arch in "${alist[@]}"; do
 	check "cpufreq kselftests ($arch): build without warnings" no_warnings "$work/selftests-$arch.log"
 	cp "$mod/cpufreq_testdrv.ko" "$payload/"
 	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
+	# The kernel's own cpufreq kselftest, main.sh, is a bash script.
+	if [ "$arch" = x86_64 ]; then
+		[ -x /bin/bash-static ] || die "/bin/bash-static missing: run scripts/install-deps.sh (bash-static)"
+		cp /bin/bash-static "$payload/bash"
+	fi
 
 	if [ $table = 1 ]; then
 		for c in "${list[@]}"; do
@@ -342,6 +359,18 @@ for arch in "${alist[@]}"; do
 			[ "${n:-0}" -gt 0 ] && seen[$p]="${seen[$p]:-}$arch/$c "
 		done
 		summary="tests ok $((top_ok - top_skip)), skipped $top_skip, failed $top_fail; cases ok $((sub_ok - sub_skip)), skipped $sub_skip, failed $sub_fail"
+		# The kernel's own main.sh must pass on the base and with the
+		# series alike.
+		on=""
+		[ "$rev" = base ] && on=" on the base"
+		if grep -q '^SPB-MAINSH-RC' "$logf"; then
+			if grep -q '^SPB-MAINSH ok 1 selftests: cpufreq: main.sh' "$logf"; then
+				pass "vm $arch $c$on: the kernel's cpufreq main.sh (basic) passed"
+			else
+				grep -m 5 -E '^SPB-MAINSH (not ok|# not ok|Bail)' "$logf" | sed 's/^/      /' || true
+				fail "vm $arch $c$on: the kernel's cpufreq main.sh (basic) failed (log: $logf)"
+			fi
+		fi
 		if [ "$rev" = base ]; then
 			# Nothing may pass on a kernel without the series.
 			if [ $((top_ok - top_skip)) = 0 ] && [ $((top_skip + top_fail)) -ge 2 ]; then
