@@ -19,7 +19,7 @@ case ${1:-} in
 esac
 
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
-	zstd python3 perl git ccache quilt file rsync apt mawk shfmt mmdebstrap mount qemu-system-x86 qemu-system-arm acpica-tools dwarves
+	zstd python3 perl git ccache quilt file rsync apt mawk shfmt shellcheck mmdebstrap mount qemu-system-x86 qemu-system-arm acpica-tools dwarves
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static bash-static
 	debian-archive-keyring gnuplot-nox python3-dkim python3-dnspython
 	python3-requests python3-patatt git-filter-repo python3-sphinx

@@ -250,7 +250,7 @@ PY
 build_testdrv() {
 	local wt=$1 out=$2 dir=$3
 	rm -rf "$dir" && mkdir -p "$dir"
-	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c} "$dir/"
+	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c,cpufreq_testdrv_trace.h} "$dir/"
 	kmake "$wt" "$out" "$dir/build.log" M="$dir" W=1 modules
 }
 

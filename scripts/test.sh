@@ -77,6 +77,21 @@ commands_check() {
 	return $rc
 }
 
+# shellcheck on the kselftests' shell files at the series tip, as the POSIX
+# sh that busybox runs them with: no finding, except where a directive in
+# the file names it and a comment says why.
+shellcheck_kselftests() {
+	local tree src rc=0
+	tree=$(resolve_tree)
+	src=$(mktemp -d "${TMPDIR:-/tmp}/spb-shellcheck.XXXXXX")
+	git -C "$tree" archive "$SPB_BRANCH" tools/testing/selftests/cpufreq \
+		tools/testing/selftests/kselftest | tar -x -C "$src"
+	(cd "$src/tools/testing/selftests/cpufreq" &&
+		shellcheck -s sh -x schedutil_*.sh) || rc=$?
+	rm -rf "$src"
+	return $rc
+}
+
 # The installed kselftests, run on this host: without a cpufreq policy
 # each must print a KTAP skip and exit 4 (with one, this check is skipped:
 # it would change the host's governors).
@@ -122,6 +137,7 @@ fi
 if [ $ok = 1 ]; then
 	stage "external commands: each from a package install-deps.sh installs" commands_check || true
 	stage "per-patch checks" "$S/check-series.sh" || true
+	stage "shellcheck: the schedutil kselftests, no unexplained finding" shellcheck_kselftests || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
 	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
 	stage "kselftests in QEMU, x86_64 and arm64" "$S/vm-test.sh" --arch all || true
@@ -143,7 +159,7 @@ if [ $ok = 1 ]; then
 	if [ $full = 1 ]; then
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
-			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy || true
+			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy,fast-cap,fast-boost,fast-cppc,perf-hwp,perf-amd,perf-amd-guided || true
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
 			"$S/vm-stress.sh" --config x86_64-debug --seconds 120 || true
 		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true

@@ -21,14 +21,23 @@
 #:   --arch ARCH     x86_64 (default), arm64 or all
 #:   --configs LIST  comma-separated, from: fast, fast-shared, slow,
 #:                   slow-shared, perf, perf-shared, fast-gov-per-policy,
-#:                   fast-cap (the test driver; fast-cap with a
-#:                   firmware-like cap at 2.8 GHz, lifted after the tests:
-#:                   no limit of theirs may stay), acpi-hw, acpi-sw (x86_64 only:
-#:                   the real acpi-cpufreq driver, see below)
-#:                   (default: all on x86_64; on arm64, where each boot
-#:                   takes twice as long, fast, slow-shared and perf: the
-#:                   paths an x86 TCG guest cannot take, fast switching and
-#:                   adjust_perf, and the kthread with a shared policy)
+#:                   fast-cap, fast-boost, fast-cppc, perf-hwp, perf-amd,
+#:                   perf-amd-guided (the test driver), acpi-hw, acpi-sw,
+#:                   acpi-turbo (x86_64 only: the real acpi-cpufreq
+#:                   driver, see below). fast-cap: a firmware-like cap at
+#:                   2.8 GHz, lifted after the tests (no limit of theirs
+#:                   may stay); fast-boost: cpuinfo_max_freq at 3.6 GHz,
+#:                   above the table; fast-cppc: CPUFREQ_NEED_UPDATE_LIMITS
+#:                   as cppc_cpufreq sets it (requests repeated after limit
+#:                   changes); perf-hwp, perf-amd, perf-amd-guided: requests
+#:                   reported only as intel_cpufreq with HWP and amd-pstate
+#:                   passive and guided report them, in their own events.
+#:                   Default on x86_64: all but fast-cppc and perf-*; on
+#:                   arm64, where each boot takes twice as long: fast,
+#:                   slow-shared, perf, fast-cppc and perf-*, the paths an
+#:                   x86 TCG guest cannot take (fast switching with
+#:                   frequency invariance, adjust_perf, which needs it) and
+#:                   the kthread with a shared policy
 #:   --rev REV       kernel to test: branch (default) or base. On the base
 #:                   the tests must fail or skip: none may pass vacuously.
 #:   --response-table  instead of the kselftests, measure the responses to a
@@ -42,7 +51,8 @@
 #:   acpi-hw: one _PSD domain per CPU (a policy per CPU, fast switching,
 #:   acpi_cpufreq_fast_switch must run); acpi-sw: one SW_ALL domain of
 #:   both CPUs (a shared policy, the sugov kthread, acpi_cpufreq_target
-#:   must run).
+#:   must run); acpi-turbo: acpi-hw with an Intel-style turbo P-state,
+#:   3201 MHz over 3200.
 #:   --icount SHIFT  QEMU's instruction counting (default 2: 4 ns of guest
 #:                   time per instruction, idle time skipped): the guest's
 #:                   clock follows the instructions it runs, so a host that
@@ -84,13 +94,30 @@ declare -A params=(
 	[perf-shared]="mode=perf shared=1"
 	[fast-gov-per-policy]="mode=fast gov_per_policy=1"
 	[fast-cap]="mode=fast cap_khz=2800000"
+	[fast-boost]="mode=fast boost_khz=3600000"
+	[fast-cppc]="mode=fast update_limits=1"
+	[perf-hwp]="mode=perf report=pstate_sample"
+	[perf-amd]="mode=perf report=amd_pstate"
+	[perf-amd-guided]="mode=perf report=amd_pstate_guided"
 	[acpi-hw]="acpi=hw_all"
 	[acpi-sw]="acpi=sw_all"
+	[acpi-turbo]="acpi=hw_all,turbo"
 )
 # The driver function that must have run in an acpi-* configuration.
-declare -A acpi_path=([acpi-hw]=acpi_cpufreq_fast_switch [acpi-sw]=acpi_cpufreq_target)
-order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy fast-cap acpi-hw acpi-sw"
-arm64_order="fast slow-shared perf"
+declare -A acpi_path=([acpi-hw]=acpi_cpufreq_fast_switch [acpi-sw]=acpi_cpufreq_target
+	[acpi-turbo]=acpi_cpufreq_fast_switch)
+# What the response test must say of where it read the requests and what
+# the highest one granted was: the emulated drivers' own events, the
+# table's highest under a cpuinfo_max_freq above it, the turbo P-state.
+declare -A expect=(
+	[perf-hwp]="requests from pstate_sample: "
+	[perf-amd]="requests from amd_pstate_perf: "
+	[perf-amd-guided]="requests from amd_pstate_perf: "
+	[fast-boost]="highest granted 3200000 kHz"
+	[acpi-turbo]="highest granted 3201000 kHz"
+)
+order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy fast-cap fast-boost acpi-hw acpi-sw acpi-turbo"
+arm64_order="fast slow-shared perf fast-cppc perf-hwp perf-amd perf-amd-guided"
 [ $table = 0 ] || order=fast arm64_order=fast
 user_configs=$configs
 # The I/O tests write to null_blk, whose requests complete from an hrtimer
@@ -189,7 +216,7 @@ SCHEDUTIL_IO_FILE=/dev/nullb0 REPS=$reps sh /payload/response-table.sh" >/dev/nu
 	fi
 	echo
 	echo "schedutil responses, $arch guest, test driver ${params[$c]}: $(sed -n 's/^SPB-INFO //p' "$logf")"
-	echo "median (min..max) of $reps runs; requests = power:cpu_frequency events for the CPU"
+	echo "median (min..max) of $reps runs; requests = changes of the frequency requested for the CPU (power:cpu_frequency)"
 	echo
 	sed -n 's/^SPB-ROW //p' "$logf" | awk -F'|' '
 		BEGIN { printf "  %-50s  %-24s  %s\n", "metric", "default", "performance_bias=1" }
@@ -327,9 +354,11 @@ for arch in "${alist[@]}"; do
 		machine=()
 		case ${params[$c]} in
 		acpi=*)
-			ssdt=$work/ssdt-2cpu-${params[$c]#acpi=}.aml
+			spec=${params[$c]#acpi=} ssdtargs=()
+			[ "${spec#*,}" = turbo ] && ssdtargs=(--turbo)
+			ssdt=$work/ssdt-2cpu-${spec/,/-}.aml
 			quiet "$work/ssdt.log" "$SPB_ROOT/scripts/make-ssdt.sh" --cpus 2 \
-				--coord "${params[$c]#acpi=}" --out "$ssdt"
+				--coord "${spec%%,*}" ${ssdtargs[@]+"${ssdtargs[@]}"} --out "$ssdt"
 			machine=(--cpu "$SPB_ACPI_CPU" --acpitable "$ssdt") ;;
 		esac
 		log "booting $arch ($c: ${params[$c]}; $rev${cfg_icount[*]:+, icount})"
@@ -396,6 +425,11 @@ for arch in "${alist[@]}"; do
 				warn "$c: $(grep -m 1 '^SPB-CAP-PINNED' "$logf" || echo 'no cap check in the log')"
 			} ;;
 		esac
+		expect_ok=1
+		if [ -n "${expect[$c]:-}" ] && ! grep -q "^# # .*${expect[$c]}" "$logf"; then
+			expect_ok=0
+			warn "$c: the response test did not say '${expect[$c]}': $(grep -m 1 '^# # requests from' "$logf" || echo 'no calibration line')"
+		fi
 		# The global trace buffer must be as the guest left it.
 		trace_ok=1
 		grep -q '^SPB-TRACE-KEPT' "$logf" || {
@@ -404,10 +438,10 @@ for arch in "${alist[@]}"; do
 		}
 		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
 		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ] &&
-		   [ $trace_ok = 1 ] && [ $cap_ok = 1 ]; then
+		   [ $trace_ok = 1 ] && [ $cap_ok = 1 ] && [ $expect_ok = 1 ]; then
 			pass "vm $arch $c: $summary"
 			note "      paths: $paths"
-			grep -E '^# # (I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
+			grep -E '^# # (requests from|I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
 		else
 			grep -m 20 -E '^not ok |^# not ok |# SKIP|^Bail out|SPB-GUEST-EXIT|Kernel panic|BUG:|WARNING:' "$logf" |
 				sed 's/^/      /' || true

@@ -23,10 +23,12 @@ sugov_save_state
 trap sugov_restore_state EXIT
 sugov_set_governor performance
 sugov_set_governor schedutil || exit 1
-cpu=$(tr ',' '\n' </sys/devices/system/cpu/online | tail -n 1)
-cpu=${cpu##*-}
+cpu=$(sugov_pick_cpu)
+[ -n "$cpu" ] || { echo "SPB-INFO no CPU with a cpufreq policy to run on"; exit 1; }
 sugov_setup_trial "$cpu"
 sugov_require_bias_tunables "$SUGOV_DIR"
+sugov_write "$SUGOV_DIR/performance_bias" 0
+sugov_calibrate
 echo "SPB-INFO CPU $cpu, $(cat "$SUGOV_POLICY/scaling_driver"), $SUGOV_FMIN..$SUGOV_FMAX kHz, rate_limit_us $(cat "$SUGOV_DIR/rate_limit_us"), $REPS runs each"
 
 i=0

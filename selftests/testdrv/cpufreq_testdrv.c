@@ -25,6 +25,36 @@
  * time through /sys/module/cpufreq_testdrv/parameters/cap_khz, so that a
  * test can check what is left of a user's limit once the cap is gone.
  *
+ * "report" makes it report requests as a driver with ->adjust_perf()
+ * does on current Intel and AMD servers, where the cpufreq core traces no
+ * power:cpu_frequency for schedutil's requests and the driver traces its
+ * own events, in its own units, on every request (mode=perf only; such
+ * drivers also set CPUFREQ_NEED_UPDATE_LIMITS, and so does this one):
+ *
+ *   pstate_sample      as intel_cpufreq with HWP: power:pstate_sample with
+ *                      the P-state ratio (100 MHz here) in "to", on the CPU
+ *                      that makes the request; the first one after the
+ *                      driver is loaded is not traced (no sample yet)
+ *   amd_pstate         as amd-pstate in passive mode: amd_cpu:amd_pstate_perf
+ *                      with the request in amd_des_perf (perf units, 255 at
+ *                      cpuinfo_max_freq) for the CPU in cpu_id
+ *   amd_pstate_guided  as amd-pstate in guided mode: the request in
+ *                      amd_min_perf and amd_des_perf 0 under a governor
+ *                      that switches dynamically
+ *
+ * so that tests can be run against that way of reporting. The built-in
+ * pstate_sample tracepoint is not exported to modules: it is looked up by
+ * name and called through its iterator. amd_pstate_perf is defined here
+ * (cpufreq_testdrv_trace.h), for kernels without amd-pstate.
+ *
+ * "update_limits=1" sets CPUFREQ_NEED_UPDATE_LIMITS alone, as cppc_cpufreq
+ * does: schedutil then requests an unchanged frequency again after each
+ * change of the policy's limits.
+ *
+ * "boost_khz" puts cpuinfo_max_freq above the table's highest frequency, as
+ * acpi-cpufreq does with a CPPC boost ratio and cppc_cpufreq with the DMI
+ * "Max Speed": the policy can never be granted cpuinfo_max_freq.
+ *
  * By default it changes nothing about how fast the CPUs run. With
  * "emulate=1" it emulates DVFS on a machine without it: while a CPU is busy
  * at a requested frequency f below the highest, a per-CPU hrtimer takes
@@ -51,7 +81,11 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/tracepoint.h>
 #include <trace/events/power.h>
+
+#define CREATE_TRACE_POINTS
+#include "cpufreq_testdrv_trace.h"
 
 static unsigned int min_khz = 800000;
 module_param(min_khz, uint, 0444);
@@ -73,6 +107,21 @@ MODULE_PARM_DESC(latency_us,
 static char *mode = "fast";
 module_param(mode, charp, 0444);
 MODULE_PARM_DESC(mode, "Request interface: fast, slow or perf (default fast)");
+
+static char *report = "cpu_frequency";
+module_param(report, charp, 0444);
+MODULE_PARM_DESC(report,
+		 "How requests are reported: cpu_frequency, pstate_sample, amd_pstate or amd_pstate_guided (default cpu_frequency)");
+
+static bool update_limits;
+module_param(update_limits, bool, 0444);
+MODULE_PARM_DESC(update_limits,
+		 "Set CPUFREQ_NEED_UPDATE_LIMITS (implied by every report but cpu_frequency) (default N)");
+
+static unsigned int boost_khz;
+module_param(boost_khz, uint, 0444);
+MODULE_PARM_DESC(boost_khz,
+		 "cpuinfo_max_freq in kHz above the table's highest frequency, 0 for none (default 0)");
 
 static bool shared;
 module_param(shared, bool, 0444);
@@ -142,6 +191,22 @@ static const char * const testdrv_modes[] = {
 };
 
 static enum testdrv_mode testdrv_mode;
+
+enum testdrv_report {
+	TESTDRV_REPORT_FREQ,
+	TESTDRV_REPORT_PSTATE,
+	TESTDRV_REPORT_AMD,
+	TESTDRV_REPORT_AMD_GUIDED,
+};
+
+static const char * const testdrv_reports[] = {
+	[TESTDRV_REPORT_FREQ] = "cpu_frequency",
+	[TESTDRV_REPORT_PSTATE] = "pstate_sample",
+	[TESTDRV_REPORT_AMD] = "amd_pstate",
+	[TESTDRV_REPORT_AMD_GUIDED] = "amd_pstate_guided",
+};
+
+static enum testdrv_report testdrv_report_mode;
 static struct cpufreq_frequency_table *testdrv_table;
 static DEFINE_PER_CPU(unsigned int, testdrv_cur);
 
@@ -261,6 +326,110 @@ static void testdrv_set_cur(struct cpufreq_policy *policy, unsigned int freq)
 		WRITE_ONCE(per_cpu(testdrv_cur, cpu), freq);
 }
 
+/*
+ * Reporting as intel_cpufreq or amd-pstate do. Their events carry
+ * APERF/MPERF/TSC deltas: here the time since the CPU's last report, with
+ * APERF scaled by the frequency in effect.
+ */
+struct testdrv_rep {
+	u64 last_ns;
+	unsigned int pstate;	/* pstate_sample: the last request's ratio */
+	bool sampled;		/* pstate_sample: a sample was taken before */
+};
+
+static DEFINE_PER_CPU(struct testdrv_rep, testdrv_rep);
+static struct tracepoint *testdrv_pstate_tp;
+
+#define TESTDRV_PSTATE_KHZ	100000
+#define TESTDRV_PSTATE_TARGET	10	/* intel_pstate's trace types */
+#define TESTDRV_PSTATE_FAST	90
+
+typedef int (*testdrv_pstate_iter)(void *data, u32 core_busy, u32 scaled_busy,
+				   u32 from, u32 to, u64 mperf, u64 aperf,
+				   u64 tsc, u32 freq, u32 io_boost);
+
+struct testdrv_tp_lookup {
+	const char *name;
+	struct tracepoint *tp;
+};
+
+static void testdrv_find_tp(struct tracepoint *tp, void *priv)
+{
+	struct testdrv_tp_lookup *lookup = priv;
+
+	if (!strcmp(tp->name, lookup->name))
+		lookup->tp = tp;
+}
+
+/* A tracepoint of the kernel proper, by name; NULL if it has none. */
+static struct tracepoint *testdrv_kernel_tp(const char *name)
+{
+	struct testdrv_tp_lookup lookup = { .name = name };
+
+	for_each_kernel_tracepoint(testdrv_find_tp, &lookup);
+	return lookup.tp;
+}
+
+/* amd-pstate's perf units: 255 at cpuinfo_max_freq. */
+static u8 testdrv_amd_perf(struct cpufreq_policy *policy, unsigned int freq)
+{
+	unsigned int fmax = policy->cpuinfo.max_freq;
+
+	return min_t(u64, DIV_ROUND_UP_ULL((u64)freq * 255, fmax), 255);
+}
+
+/*
+ * Report a request of @freq kHz for @policy, made from scheduler context
+ * (@fast) or through ->target_index(), as report= says.
+ */
+static void testdrv_report(struct cpufreq_policy *policy, unsigned int freq,
+			   bool fast)
+{
+	struct testdrv_rep *rep = per_cpu_ptr(&testdrv_rep, policy->cpu);
+	unsigned int cur = READ_ONCE(per_cpu(testdrv_cur, policy->cpu));
+	u64 now = ktime_get_ns(), tsc = now - rep->last_ns;
+	u64 aperf = div_u64(tsc * cur, policy->cpuinfo.max_freq);
+	u8 min_perf, des_perf;
+
+	rep->last_ns = now;
+
+	switch (testdrv_report_mode) {
+	case TESTDRV_REPORT_PSTATE: {
+		unsigned int old = rep->pstate;
+
+		rep->pstate = DIV_ROUND_UP(freq, TESTDRV_PSTATE_KHZ);
+		if (!rep->sampled) {
+			rep->sampled = true;
+			return;
+		}
+		if (!static_key_enabled(&testdrv_pstate_tp->key))
+			return;
+
+		guard(preempt_notrace)();
+		((testdrv_pstate_iter)testdrv_pstate_tp->iterator)(NULL,
+			fast ? TESTDRV_PSTATE_FAST : TESTDRV_PSTATE_TARGET, 0,
+			old, rep->pstate, tsc, aperf, tsc, cur, 0);
+		return;
+	}
+	case TESTDRV_REPORT_AMD:
+	case TESTDRV_REPORT_AMD_GUIDED:
+		min_perf = testdrv_amd_perf(policy, policy->min);
+		des_perf = testdrv_amd_perf(policy, freq);
+		if (testdrv_report_mode == TESTDRV_REPORT_AMD_GUIDED &&
+		    policy->governor &&
+		    (policy->governor->flags & CPUFREQ_GOV_DYNAMIC_SWITCHING)) {
+			min_perf = des_perf;
+			des_perf = 0;
+		}
+		trace_amd_pstate_perf(min_perf, des_perf,
+				      testdrv_amd_perf(policy, policy->max),
+				      cur, tsc, aperf, tsc, policy->cpu, fast);
+		return;
+	default:
+		return;
+	}
+}
+
 static int testdrv_init(struct cpufreq_policy *policy)
 {
 	int ret;
@@ -269,6 +438,9 @@ static int testdrv_init(struct cpufreq_policy *policy)
 		cpumask_copy(policy->cpus, cpu_possible_mask);
 
 	policy->freq_table = testdrv_table;
+	/* Kept by the cpufreq core, being above the table's highest. */
+	if (boost_khz)
+		policy->cpuinfo.max_freq = boost_khz;
 	policy->cpuinfo.transition_latency = latency_us * NSEC_PER_USEC;
 	policy->fast_switch_possible = testdrv_mode != TESTDRV_SLOW;
 	policy->cur = min_khz;
@@ -300,6 +472,7 @@ static int testdrv_target_index(struct cpufreq_policy *policy,
 		usleep_range(latency_us, latency_us + latency_us / 8 + 1);
 
 	testdrv_set_cur(policy, policy->freq_table[index].frequency);
+	testdrv_report(policy, policy->freq_table[index].frequency, false);
 
 	return 0;
 }
@@ -321,6 +494,7 @@ static unsigned int testdrv_fast_switch(struct cpufreq_policy *policy,
 	unsigned int freq = testdrv_resolve(policy, target_freq);
 
 	testdrv_set_cur(policy, freq);
+	testdrv_report(policy, freq, true);
 
 	return freq;
 }
@@ -354,7 +528,7 @@ static void testdrv_adjust_perf(unsigned int this_cpu,
 	unsigned long max_perf = 0;
 #endif
 	unsigned long perf = max(target_perf, min_perf);
-	unsigned int freq;
+	unsigned int freq, fmax;
 	int cpu;
 
 #ifndef TESTDRV_ADJUST_PERF_POLICY
@@ -367,8 +541,18 @@ static void testdrv_adjust_perf(unsigned int this_cpu,
 	if (!capacity || perf > capacity)
 		perf = capacity;
 
-	freq = capacity ? mult_frac(max_khz, perf, capacity) : max_khz;
+	fmax = policy->cpuinfo.max_freq;
+	freq = capacity ? mult_frac(fmax, perf, capacity) : fmax;
 	freq = testdrv_resolve(policy, freq);
+
+	/* Reported on every request, not only when the frequency changes. */
+	if (testdrv_report_mode != TESTDRV_REPORT_FREQ) {
+		WRITE_ONCE(policy->cur, freq);
+		testdrv_set_cur(policy, freq);
+		testdrv_report(policy, freq, true);
+		return;
+	}
+
 	if (freq == policy->cur)
 		return;
 
@@ -405,8 +589,40 @@ static int __init testdrv_module_init(void)
 	}
 	testdrv_mode = ret;
 
+	ret = match_string(testdrv_reports, ARRAY_SIZE(testdrv_reports), report);
+	if (ret < 0) {
+		pr_err("report=%s: use cpu_frequency, pstate_sample, amd_pstate or amd_pstate_guided\n",
+		       report);
+		return -EINVAL;
+	}
+	testdrv_report_mode = ret;
+	if (testdrv_report_mode != TESTDRV_REPORT_FREQ && testdrv_mode != TESTDRV_PERF) {
+		pr_err("report=%s: the drivers it stands for take ->adjust_perf(): use mode=perf\n",
+		       report);
+		return -EINVAL;
+	}
+	if (testdrv_report_mode == TESTDRV_REPORT_PSTATE) {
+		testdrv_pstate_tp = testdrv_kernel_tp("pstate_sample");
+		if (!testdrv_pstate_tp) {
+			pr_err("report=pstate_sample: no power:pstate_sample tracepoint in this kernel\n");
+			return -ENODEV;
+		}
+	}
+	if (testdrv_report_mode == TESTDRV_REPORT_AMD ||
+	    testdrv_report_mode == TESTDRV_REPORT_AMD_GUIDED) {
+		if (testdrv_kernel_tp("amd_pstate_perf")) {
+			pr_err("report=%s: the kernel traces amd_cpu:amd_pstate_perf itself (CONFIG_X86_AMD_PSTATE): use a kernel without it\n",
+			       report);
+			return -EEXIST;
+		}
+	}
+
 	if (!min_khz || max_khz <= min_khz || nr_freqs < 2 || nr_freqs > 64) {
 		pr_err("need 0 < min_khz < max_khz and 2 <= nr_freqs <= 64\n");
+		return -EINVAL;
+	}
+	if (boost_khz && boost_khz <= max_khz) {
+		pr_err("boost_khz=%u: must be above max_khz=%u, or 0\n", boost_khz, max_khz);
 		return -EINVAL;
 	}
 
@@ -423,6 +639,8 @@ static int __init testdrv_module_init(void)
 		testdrv_driver.fast_switch = testdrv_fast_switch;
 	if (testdrv_mode == TESTDRV_PERF)
 		testdrv_driver.adjust_perf = testdrv_adjust_perf;
+	if (update_limits || testdrv_report_mode != TESTDRV_REPORT_FREQ)
+		testdrv_driver.flags |= CPUFREQ_NEED_UPDATE_LIMITS;
 	if (gov_per_policy)
 		testdrv_driver.flags |= CPUFREQ_HAVE_GOVERNOR_PER_POLICY;
 
@@ -449,8 +667,9 @@ static int __init testdrv_module_init(void)
 		}
 	}
 
-	pr_info("%u..%u kHz in %u steps, mode %s, %s policies, %s tunables, latency %u us, %s\n",
-		min_khz, max_khz, nr_freqs, testdrv_modes[testdrv_mode],
+	pr_info("%u..%u kHz in %u steps (cpuinfo_max_freq %u), mode %s, reported as %s, %s policies, %s tunables, latency %u us, %s\n",
+		min_khz, max_khz, nr_freqs, boost_khz ? boost_khz : max_khz,
+		testdrv_modes[testdrv_mode], testdrv_reports[testdrv_report_mode],
 		shared ? "shared" : "per-CPU",
 		gov_per_policy ? "per-policy" : "global", latency_us,
 		emulate ? "DVFS emulated" : "no DVFS emulation");
