@@ -326,10 +326,7 @@ for arch in "${alist[@]}"; do
 	cp "$mod/cpufreq_testdrv.ko" "$payload/"
 	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
 	# The kernel's own cpufreq kselftest, main.sh, is a bash script.
-	if [ "$arch" = x86_64 ]; then
-		[ -x /bin/bash-static ] || die "/bin/bash-static missing: run scripts/install-deps.sh (bash-static)"
-		cp /bin/bash-static "$payload/bash"
-	fi
+	cp "$("$SPB_ROOT/scripts/get-busybox.sh" --arch "$arch" --bash)" "$payload/bash"
 
 	if [ $table = 1 ]; then
 		for c in "${list[@]}"; do
