@@ -11,7 +11,7 @@
 #: driver and run them with run_kselftest.sh. The function profiler counts
 #: which of schedutil's update paths ran in each guest. The guest turns the
 #: global trace buffer on and leaves a mark in it first; the tests must
-#: leave both, and no tracefs instance, behind. x86_64 guests then run the
+#: leave both, and no tracefs instance, behind. Every guest then runs the
 #: kernel's own cpufreq kselftest, main.sh (basic mode), under Debian's
 #: static bash: it must pass on the base and with the series alike.
 #: One PASS/FAIL line
