@@ -136,7 +136,7 @@ mkdir -p "$work"
 # bound), profile schedutil's and the driver's paths, run the kselftests,
 # report the path counts.
 guest_cmd() {
-	local load unload
+	local load unload modtest=:
 	case $1 in
 	acpi=*)
 		load="d=\$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_driver 2>/dev/null)
@@ -144,7 +144,15 @@ guest_cmd() {
 		unload=: ;;
 	*)
 		load="insmod /payload/cpufreq_testdrv.ko $1 || exit 3"
-		unload="rmmod cpufreq_testdrv || rc=1" ;;
+		unload="rmmod cpufreq_testdrv || rc=1"
+		# main.sh's module mode on the test driver, a module: loaded
+		# and unloaded, with the non-boot CPUs online and offline.
+		if [ "${2:-}" = modtest ]; then
+			modtest="cd /payload/kselftest/cpufreq
+bash ./main.sh -t modtest -d /payload/cpufreq_testdrv.ko >/tmp/mod.ktap 2>&1
+echo \"SPB-MODTEST-RC \$?\"
+sed 's/^/SPB-MODTEST /' /tmp/mod.ktap"
+		fi ;;
 	esac
 	cat <<EOF
 K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
@@ -192,6 +200,7 @@ if [ -x /payload/bash ]; then
 	sed 's/^/SPB-MAINSH /' /tmp/main.ktap
 fi
 $unload
+$modtest
 exit \$rc
 EOF
 }
@@ -363,7 +372,7 @@ for arch in "${alist[@]}"; do
 		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
 			--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
 			--log "$logf" ${machine[@]+"${machine[@]}"} "${cfg_icount[@]}" -- \
-			"$(guest_cmd "${params[$c]}")" >/dev/null 2>&1
+			"$(guest_cmd "${params[$c]}" "$([ "$c" = fast ] && echo modtest)")" >/dev/null 2>&1
 		rc=$?
 		set -e
 		# The guest kernel may carry the KUnit suite, run at boot.
@@ -395,6 +404,16 @@ for arch in "${alist[@]}"; do
 			else
 				grep -m 5 -E '^SPB-MAINSH (not ok|# not ok|Bail)' "$logf" | sed 's/^/      /' || true
 				fail "vm $arch $c$on: the kernel's cpufreq main.sh (basic) failed (log: $logf)"
+			fi
+		fi
+		if grep -q '^SPB-MODTEST-RC' "$logf"; then
+			if grep -q '^SPB-MODTEST-RC 0$' "$logf" &&
+			   grep -q '^SPB-MODTEST ok 1 Completed successfully' "$logf" &&
+			   ! grep -q '^SPB-MODTEST .*failed' "$logf"; then
+				pass "vm $arch $c$on: the kernel's cpufreq main.sh module mode passed on the test driver"
+			else
+				grep -m 5 -E '^SPB-MODTEST (not ok|.*failed|Bail)' "$logf" | sed 's/^/      /' || true
+				fail "vm $arch $c$on: the kernel's cpufreq main.sh module mode failed (log: $logf)"
 			fi
 		fi
 		if [ "$rev" = base ]; then
