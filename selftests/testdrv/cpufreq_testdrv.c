@@ -52,8 +52,8 @@
  * change of the policy's limits.
  *
  * "boost_khz" puts cpuinfo_max_freq above the table's highest frequency, as
- * acpi-cpufreq does with a CPPC boost ratio and cppc_cpufreq with the DMI
- * "Max Speed": the policy can never be granted cpuinfo_max_freq.
+ * acpi-cpufreq does with a CPPC boost ratio: the policy can never be
+ * granted cpuinfo_max_freq.
  *
  * By default it changes nothing about how fast the CPUs run. With
  * "emulate=1" it emulates DVFS on a machine without it: while a CPU is busy
