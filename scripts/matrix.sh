@@ -111,7 +111,9 @@ for t in "${tlist[@]}"; do
 			else
 				cell[$series,kunit]=FAIL
 			fi
-			np=$(grep -c '^PASS  vm x86_64 ' "$logs/vm.log" || true)
+			# One result line per configuration (the main.sh lines
+			# are checks of their own).
+			np=$(grep -c '^PASS  vm x86_64 [^ ]*: tests ok' "$logs/vm.log" || true)
 			nf=$(grep -c '^FAIL' "$logs/vm.log" || true)
 			if [ "$nf" = 0 ] && [ "$np" = "$nconf" ]; then
 				cell[$series,kselftests]="ok ($nconf configs)"
