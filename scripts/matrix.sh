@@ -9,16 +9,16 @@
 #:   builds      the x86_64 guest kernel with the series
 #:   kunit       the schedutil KUnit suite, built into that kernel and run
 #:               at boot in QEMU (results from debugfs)
-#:   kselftests  the cpufreq kselftests in QEMU with the test driver in all
-#:               seven configurations (scripts/vm-test.sh; see --vm-configs)
+#:   kselftests  the cpufreq kselftests in QEMU (scripts/vm-test.sh's x86_64
+#:               configurations; see --vm-configs)
 #: and print a table target x cell; exits non-zero if any cell fails.
 #:
 #:   --targets LIST  comma-separated SERIES[:CELLS] (default
 #:                   7.3,7.2:applies+builds,6.12); CELLS is a +-separated
 #:                   subset of applies, builds, kunit, kselftests
-#:   --vm-configs L  test-driver configurations for the kselftests (default
-#:                   all seven; scripts/test.sh runs fast,slow-shared,perf:
-#:                   each driver mode once)
+#:   --vm-configs L  configurations for the kselftests (default all of
+#:                   vm-test.sh's x86_64 ones; scripts/test.sh runs
+#:                   fast,slow-shared,perf: each driver mode once)
 #:
 #: The series branch in each tree is $SPB_BRANCH, made by scripts/apply.sh;
 #: with SPB_FROM_PATCHES=1 (scripts/test.sh --from-patches) it is recreated
