@@ -99,12 +99,13 @@ for t in "${tlist[@]}"; do
 			# One vm-test run gives both: the guest kernel runs the
 			# KUnit suite at boot, then the kselftests.
 			[ "${cell[$series,kselftests]}" = "-" ] && [ "${cell[$series,kunit]}" = "-" ] || continue
-			nconf=7
 			if [ -n "$vmconfigs" ]; then
 				nconf=$(echo "$vmconfigs" | tr ',' '\n' | grep -c .)
 				run_cell "$logs/vm.log" "$S/vm-test.sh" --arch x86_64 --configs "$vmconfigs" || true
 			else
 				run_cell "$logs/vm.log" "$S/vm-test.sh" --arch x86_64 || true
+				# vm-test.sh's own list: one boot line per configuration.
+				nconf=$(grep -c '^==> booting x86_64 ([^:)]*:' "$logs/vm.log" || true)
 			fi
 			if grep -q '^PASS  kunit in the x86_64 guest' "$logs/vm.log"; then
 				cell[$series,kunit]="ok ($(sed -n 's/^PASS  kunit in the x86_64 guest: \([0-9]*\) cases passed/\1/p' "$logs/vm.log") cases)"
