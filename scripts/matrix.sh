@@ -116,7 +116,7 @@ for t in "${tlist[@]}"; do
 			# are checks of their own).
 			np=$(grep -c '^PASS  vm x86_64 [^ ]*: tests ok' "$logs/vm.log" || true)
 			nf=$(grep -c '^FAIL' "$logs/vm.log" || true)
-			if [ "$nf" = 0 ] && [ "$np" = "$nconf" ]; then
+			if [ "$nf" = 0 ] && [ "$nconf" -gt 0 ] && [ "$np" = "$nconf" ]; then
 				cell[$series,kselftests]="ok ($nconf configs)"
 			else
 				cell[$series,kselftests]="FAIL ($np/$nconf)"
