@@ -17,10 +17,12 @@ import statistics
 import sys
 
 outdir, timelines, info = sys.argv[1], sys.argv[2], sys.argv[3]
-ORDER = ["base", "default", "profile", "iowait", "idle", "upthr", "performance"]
+ORDER = ["base", "default", "profile", "iowait", "idle", "upthr", "performance",
+         "powersave", "uclamp"]
 LABEL = {"base": "base", "default": "default", "profile": "bias=1",
          "iowait": "iowait=max", "idle": "idle=100", "upthr": "upthr=33",
-         "performance": "perf gov"}
+         "performance": "perf gov", "powersave": "powersave",
+         "uclamp": "uclamp.min"}
 
 samples = {}
 for row in csv.DictReader(open(os.path.join(outdir, "results.csv"))):
@@ -75,6 +77,73 @@ def build_per_joule(c):
     return [1000.0 / e for e in values(c, "build", "mj") if e > 0]
 
 
+def per_s(c, w, m):
+    """A trial's total as a rate over its wall time (spb_bench's ns)."""
+    return [v / (ns / 1e9) for v, ns in zip(values(c, w, m), values(c, w, "ns")) if ns > 0]
+
+
+def med_of(vs):
+    st = stat(vs)
+    return st[0] if st else None
+
+
+def efficiency(c, w):
+    """rt-app's governor efficiency for performance, per run: 100 x
+    (T_powersave - T) / (T_powersave - T_performance), T the time the
+    task took to do its work, the bounds the medians of those governors."""
+    tps, tpf = med_of(values("powersave", w, "t_us")), med_of(values("performance", w, "t_us"))
+    if tps is None or tpf is None or tps <= tpf:
+        return []
+    return [100.0 * (tps - t) / (tps - tpf) for t in values(c, w, "t_us")]
+
+
+def energy_index(c, w):
+    """The energy counterpart: 100 x (E - E_powersave) / (E_performance -
+    E_powersave), E the modelled energy of the run: 0 costs what
+    powersave costs, 100 what the performance governor costs."""
+    eps, epf = med_of(values("powersave", w, "mj")), med_of(values("performance", w, "mj"))
+    if eps is None or epf is None or epf <= eps:
+        return []
+    return [100.0 * (e - eps) / (epf - eps) for e in values(c, w, "mj")]
+
+
+def ops_per_joule(c, w, m):
+    """Work per modelled joule: a rate (per s) over the power (mJ per s)."""
+    return [r / (p / 1000.0) for r, p in zip(values(c, w, m), per_s(c, w, "mj")) if p > 0]
+
+
+FIO = [("fio-rr", "fio randread"), ("fio-rw", "fio randwrite"),
+       ("fio-rr-think", "fio randread, think"), ("fio-rw-think", "fio randwrite, think")]
+RTAPP = [("rtapp-step", "rt-app step 10->80%"), ("rtapp-ramp", "rt-app ramp 10..90%")]
+
+PROG_ROWS = []
+for w, name in FIO:
+    PROG_ROWS += [
+        (None, "%s: IOPS" % name, (lambda w: lambda c: values(c, w, "iops"))(w), 0),
+        (None, "%s: clat p50, us" % name, (lambda w: lambda c: values(c, w, "clat_p50_us"))(w), 0),
+        (None, "%s: clat p99, us" % name, (lambda w: lambda c: values(c, w, "clat_p99_us"))(w), 0),
+        (None, "%s: modelled mJ per s" % name, (lambda w: lambda c: per_s(c, w, "mj"))(w), 0),
+        (None, "%s: I/Os per modelled J" % name,
+         (lambda w: lambda c: ops_per_joule(c, w, "iops"))(w), 0),
+    ]
+PROG_ROWS += [
+    (None, "dbench 2 clients: MB/s", lambda c: values(c, "dbench", "mb_per_s"), 1),
+    (None, "dbench 2 clients: max latency, ms", lambda c: values(c, "dbench", "max_latency_ms"), 1),
+    (None, "dbench 2 clients: modelled mJ per s", lambda c: per_s(c, "dbench", "mj"), 0),
+    (None, "dbench 2 clients: MB per modelled J", lambda c: ops_per_joule(c, "dbench", "mb_per_s"), 2),
+]
+for w, name in RTAPP:
+    PROG_ROWS += [
+        (None, "%s: T, ms to do the work" % name,
+         (lambda w: lambda c: values(c, w, "t_us", 1e-3))(w), 1),
+        (None, "%s: governor efficiency, %%" % name, (lambda w: lambda c: efficiency(c, w))(w), 0),
+        (None, "%s: modelled mJ" % name, (lambda w: lambda c: values(c, w, "mj"))(w), 0),
+        (None, "%s: energy index, %%" % name, (lambda w: lambda c: energy_index(c, w))(w), 0),
+    ]
+TPS_ROWS = [(None, name, (lambda w: lambda c: values(c, w, "tps"))(w), 1)
+            for w, name in FIO + [("dbench", "dbench (CPU 1)")] + RTAPP]
+PROG_ROWS[0] = ("7. Programs (Debian's fio, dbench, rt-app)",) + PROG_ROWS[0][1:]
+
 ROWS = [
     # (section, label, getter, precision, "lower"/"higher" is better)
     ("1. I/O response", "sync I/O: requests to fmax", lambda c: values(c, "io", "reqs"), 0),
@@ -106,12 +175,13 @@ ROWS = [
     (None, "duty 1% long", lambda c: values(c, "duty-long", "tps"), 1),
     (None, "steady 10% (4 ms busy / 6 ms idle at fmin)", lambda c: values(c, "steady-10", "tps"), 1),
     (None, "build (CPU 1)", lambda c: values(c, "build", "tps"), 1),
+] + TPS_ROWS + [
     ("5. Emulated throughput", "sync I/O: writes per s", lambda c: values(c, "io", "ops_per_s"), 0),
     (None, "build: wall ms (40 x 10 ms, -j2)", lambda c: values(c, "build", "ns", 1e-6), 0),
     ("6. Hot path (no emulation)", "pipe: ns per round", lambda c: values(c, "pipe", "ns_per_round"), 0),
     (None, "pipe: ns per round, no hook", lambda c: values(c, "pipe", "ns_per_round_nohook"), 0),
     (None, "hook cost: ns per round", hook_cost, 0),
-]
+] + PROG_ROWS
 
 stats = {}
 for sec, label, get, prec in ROWS:
@@ -166,7 +236,7 @@ with open(os.path.join(outdir, "table.md"), "w") as o:
                                               for c in configs) + " |\n")
 
 # A narrow table for mail (the cover letter): medians, four configurations.
-COVER = ["base", "default", "profile", "performance"]
+COVER = ["base", "default", "profile", "performance", "uclamp"]
 CROWS = ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wakeup",
          "burst: duration, us (2 ms at fmax)", "CPU hog: ms to fmax",
          "duty 1%: time-weighted MHz", "duty 1%: modelled mJ per s",
@@ -174,13 +244,18 @@ CROWS = ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wa
          "duty 1%: other CPU, time-weighted MHz",
          "sync I/O: writes per s", "sync I/O: modelled mJ per s",
          "sync I/O: writes per modelled J", "build: wall ms (40 x 10 ms, -j2)",
-         "build: modelled mJ", "hook cost: ns per round"]
+         "build: modelled mJ", "hook cost: ns per round",
+         "fio randread: IOPS", "fio randread, think: IOPS", "fio randwrite, think: IOPS",
+         "fio randread, think: modelled mJ per s", "dbench 2 clients: MB/s",
+         "dbench 2 clients: modelled mJ per s",
+         "rt-app step 10->80%: governor efficiency, %", "rt-app step 10->80%: energy index, %",
+         "rt-app ramp 10..90%: governor efficiency, %", "rt-app ramp 10..90%: energy index, %"]
 PREC = {r[1]: r[3] for r in ROWS}
 with open(os.path.join(outdir, "cover-table.txt"), "w") as o:
     cs = [c for c in COVER if c in configs]
-    o.write("%-38s" % "median of the runs" + "".join("%10s" % LABEL[c] for c in cs) + "\n")
+    o.write("%-44s" % "median of the runs" + "".join("%10s" % LABEL[c] for c in cs) + "\n")
     for label in CROWS:
-        o.write("%-38s" % label + "".join(
+        o.write("%-44s" % label + "".join(
             "%10s" % (fmt(stats[(label, c)][0], PREC[label]) if stats.get((label, c)) else "n/a")
             for c in cs) + "\n")
 
@@ -213,6 +288,49 @@ for w, per in tl.items():
         o.write("set xlabel 'ms from the workload start'\nset ylabel 'MHz'\n")
         o.write("set key outside right\nset grid\n")
         o.write("plot " + ", ".join(plots) + "\n")
+
+# Performance against modelled energy, per workload, each relative to the
+# performance governor's (1, 1): one panel per workload, a point per
+# configuration.
+TRADE = [("io", "sync I/O loop", lambda c: values(c, "io", "ops_per_s"),
+          lambda c: values(c, "io", "mj"))]
+TRADE += [(w, name, (lambda w: lambda c: values(c, w, "iops"))(w),
+           (lambda w: lambda c: per_s(c, w, "mj"))(w)) for w, name in FIO]
+TRADE += [("dbench", "dbench 2 clients", lambda c: values(c, "dbench", "mb_per_s"),
+           lambda c: per_s(c, "dbench", "mj"))]
+TRADE += [(w, name, (lambda w: lambda c: [1.0 / t for t in values(c, w, "t_us") if t > 0])(w),
+           (lambda w: lambda c: values(c, w, "mj"))(w)) for w, name in RTAPP]
+TRADE += [("build", "build-like job", lambda c: [1.0 / t for t in values(c, "build", "ns") if t > 0],
+           lambda c: values(c, "build", "mj"))]
+panels = []
+with open(os.path.join(outdir, "tradeoff.dat"), "w") as o:
+    for w, name, perf, energy in TRADE:
+        gp, ge = med_of(perf("performance")), med_of(energy("performance"))
+        if not gp or not ge:
+            continue
+        o.write("# %s\n" % name)
+        for c in configs:
+            p, e = med_of(perf(c)), med_of(energy(c))
+            if p is not None and e is not None:
+                o.write('%.4f %.4f "%s"\n' % (e / ge, p / gp, LABEL[c]))
+        o.write("\n\n")
+        panels.append(name)
+if panels:
+    rows_ = (len(panels) + 2) // 3
+    with open(os.path.join(outdir, "tradeoff.gp"), "w") as o:
+        o.write("set terminal pngcairo size 1500,%d noenhanced\n" % (400 * rows_) if os.system(
+            "gnuplot -e 'set terminal pngcairo' </dev/null >/dev/null 2>&1") == 0
+            else "set terminal png size 1500,%d noenhanced\n" % (400 * rows_))
+        o.write("set output 'tradeoff.png'\n")
+        o.write("set multiplot layout %d,3 title 'Performance against modelled energy, "
+                "both relative to the performance governor (median of the runs)'\n" % rows_)
+        o.write("set xlabel 'energy / performance governor'\nset ylabel 'performance / "
+                "performance governor'\nset grid\nunset key\nset offsets 0.05, 0.15, 0.05, 0.05\n")
+        for i, name in enumerate(panels):
+            o.write("set title '%s'\n" % name)
+            o.write("plot 'tradeoff.dat' index %d using 1:2 with points pt 7 ps 1.5, "
+                    "'' index %d using 1:2:3 with labels offset 0,1 font ',9'\n" % (i, i))
+        o.write("unset multiplot\n")
 
 # Checks.
 failed = 0
@@ -255,8 +373,14 @@ if have("base", "default"):
     for label in ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wakeup",
                   "burst: duration, us (2 ms at fmax)", "CPU hog: ms to fmax",
                   "duty 1%: time-weighted MHz", "sync I/O: writes per s",
-                  "build: wall ms (40 x 10 ms, -j2)"]:
+                  "build: wall ms (40 x 10 ms, -j2)"] + \
+            ["%s: IOPS" % n for w, n in FIO] + ["dbench 2 clients: MB/s"] + \
+            ["%s: T, ms to do the work" % n for w, n in RTAPP]:
         b, d = stats[(label, "base")], stats[(label, "default")]
+        if b is None or d is None:
+            check(False, "defaults as the base: %s: no results (base %s, default %s)" %
+                  (label, cell(b, 1), cell(d, 1)))
+            continue
         if INF in b + d:
             check(b[0] == d[0], "defaults as the base: %s (base %s, default %s)" %
                   (label, cell(b, 1), cell(d, 1)))
@@ -290,6 +414,35 @@ if have("profile", "default"):
         med("steady 10% (4 ms busy / 6 ms idle at fmin)", "default")
     check(p <= d + 10, "steady 10%% load: no oscillation under the profile (%.1f vs %.1f "
           "frequency transitions per s with the defaults)" % (p, d))
+if have("profile", "performance"):
+    # The goals of issue 17: the profile gets the performance governor's
+    # ramp within 1.5 times its time to the highest frequency, and each of
+    # the programs at least 0.95 of its performance for at most its energy.
+    p, g = med("CPU hog: ms to fmax", "profile"), med("CPU hog: ms to fmax", "performance")
+    check(p <= 1.5 * g, "CPU hog: the profile's time to the highest frequency at most 1.5 times the "
+          "performance governor's (%s vs %s ms: %.1fx)" % (fmt(p, 1), fmt(g, 1),
+                                                          p / g if g else INF))
+    goals = [("%s" % n, "%s: IOPS" % n, "%s: modelled mJ per s" % n, False) for w, n in FIO]
+    goals += [("dbench 2 clients", "dbench 2 clients: MB/s", "dbench 2 clients: modelled mJ per s",
+               False)]
+    goals += [(n, "%s: T, ms to do the work" % n, "%s: modelled mJ" % n, True) for w, n in RTAPP]
+    for name, perf, energy, lower in goals:
+        pp, gp = med(perf, "profile"), med(perf, "performance")
+        pe, ge = med(energy, "profile"), med(energy, "performance")
+        if None in (pp, gp, pe, ge):
+            check(False, "%s: no results for the profile or the performance governor" % name)
+            continue
+        ratio = gp / pp if lower else pp / gp
+        check(ratio >= 0.95, "%s: the profile's performance at least 0.95 of the performance "
+              "governor's (%.3f: %s vs %s)" % (name, ratio, fmt(pp, 1), fmt(gp, 1)))
+        check(pe <= ge, "%s: the profile's modelled energy at most the performance governor's "
+              "(%s vs %s)" % (name, fmt(pe, 1), fmt(ge, 1)))
+if have("profile", "default"):
+    # Idle-dominated loads keep their cost: the 1% duty cycle at 10 ms
+    # within the defaults' spread, or 5% of their median.
+    p, d = med("duty 1%: modelled mJ per s", "profile"), stats[("duty 1%: modelled mJ per s", "default")]
+    check(p <= max(d[2], 1.05 * d[0]), "duty 1%% at 10 ms: the profile's modelled energy the "
+          "defaults' (%.1f vs %s mJ/s)" % (p, cell(d, 1)))
 if have("base", "default"):
     b, d = stats[("hook cost: ns per round", "base")], stats[("hook cost: ns per round", "default")]
     spread = max(b[2] - b[1], d[2] - d[1])

@@ -21,7 +21,8 @@ esac
 pkgs=(build-essential bc bison flex libelf-dev libssl-dev cpio kmod xz-utils
 	zstd python3 perl git ccache quilt file rsync apt mawk shfmt shellcheck mmdebstrap mount qemu-system-x86 qemu-system-arm acpica-tools dwarves
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross busybox-static bash-static
-	debian-archive-keyring gnuplot-nox python3-dkim python3-dnspython
+	debian-archive-keyring gnuplot-nox fio dbench rt-app e2fsprogs
+	python3-dkim python3-dnspython
 	python3-requests python3-patatt git-filter-repo python3-sphinx
 	python3-sphinx-rtd-theme python3-yaml python3-ply python3-git)
 if [ $list = 1 ]; then

@@ -13,12 +13,22 @@
 #   bench-guest.sh CONFIG
 #	CONFIG: base or default (schedutil, default tunables), profile
 #	(performance_bias=1), iowait (iowait_boost=max), idle (idle_boost=100),
-#	upthr (up_threshold=33), performance (the performance governor)
+#	upthr (up_threshold=33), performance (the performance governor),
+#	powersave (the powersave governor: the lower bound of the governor
+#	efficiency), uclamp (schedutil's defaults, every workload started with
+#	a uclamp minimum of UCLAMP_MIN, default 1024, through sched_setattr)
+#
+# Other people's programs, Debian's binaries unmodified, come in
+# /payload/sysroot (bin/, lib/ with their shared libraries and the dynamic
+# loader, share/): fio and rt-app on the measured CPU, dbench on ext4 over
+# a memory-backed null_blk device (DB_DEV) on every CPU.
 #
 # Environment: DRV (the driver module), DRV_PARAMS (its parameters, without
 # emulate=), REPS (repetitions, default 5), ITERS_MS (loop iterations per ms
+# at the highest frequency, from "validate"), PLOAD (rt-app's ns per loop
 # at the highest frequency, from "validate"), IO_DEV (a scratch block device
-# for the synchronous I/O loop), B (the spb_bench binary).
+# for the synchronous I/O loop and fio), DB_DEV (a block device for dbench's
+# file system), B (the spb_bench binary).
 #
 # The energy model: a busy CPU at frequency f draws
 #	P(f) = PMAX * (V(f) / VMAX)^2 * f / FMAX,
@@ -31,6 +41,10 @@
 CONFIG=$1
 REPS=${REPS:-5}
 B=${B:-/payload/spb_bench}
+# The emulation's period: a busy CPU at f runs f/fmax of each period and
+# spins the rest. 200 us slows the 50 us bursts of
+# an I/O-bound task evenly rather than one in twenty by 750 us at fmin.
+EMU_PERIOD_US=${EMU_PERIOD_US:-200}
 T=/sys/kernel/tracing
 CF=/sys/devices/system/cpu/cpufreq
 PMAX=10 VMIN=0.75 VMAX=1.20
@@ -58,14 +72,14 @@ set_governor()
 configure()
 {
 	case $CONFIG in
-	performance)
-		set_governor performance
+	performance|powersave)
+		set_governor "$CONFIG"
 		return ;;
 	esac
 	set_governor schedutil
 	S=$CF/schedutil
 	case $CONFIG in
-	base|default) ;;
+	base|default|uclamp) ;;
 	profile) echo 1 >$S/performance_bias || die "performance_bias" ;;
 	iowait) echo max >$S/iowait_boost || die "iowait_boost" ;;
 	idle) echo 100 >$S/idle_boost || die "idle_boost" ;;
@@ -84,15 +98,48 @@ FMIN=$(cat $POL/cpuinfo_min_freq)
 FMAX=$(cat $POL/cpuinfo_max_freq)
 echo "SPB-INFO $(cat $POL/scaling_driver), $FMIN..$FMAX kHz, CPU $cpu of $ncpu, $REPS runs, $(uname -r)"
 
+SYS=/payload/sysroot
+if [ -d $SYS ]; then
+	mkdir -p /lib64
+	ln -sf $SYS/lib/ld-linux-x86-64.so.2 /lib64/ld-linux-x86-64.so.2
+	export LD_LIBRARY_PATH=$SYS/lib
+fi
+
+# rt-app's calibration (ns per loop of its "run" event) at the frequency
+# CPU $cpu runs at: one 100 ms "run" at a nominal 1000 ns per loop, scaled
+# by the time it took. rt-app's own calibration ("calibration": "CPUn")
+# retries until two measurements agree within 2%, and under TCG ran for
+# more than 10 minutes without agreeing.
+rtapp_calibrate()
+{
+	cat >/tmp/calib.json <<-EOF
+	{ "tasks": { "c": { "cpus": [$cpu], "loop": 1,
+	                    "phases": { "p": { "loop": 1, "run": 100000 } } } },
+	  "global": { "calibration": 1000, "default_policy": "SCHED_OTHER",
+	              "logdir": "/tmp", "log_basename": "calib", "log_size": 2 } }
+	EOF
+	$SYS/bin/rt-app /tmp/calib.json >/tmp/calib.out 2>&1 || die "rt-app calibration: $(tail -n 3 /tmp/calib.out)"
+	awk '!/^#/ && NF >= 9 { t += $3 } END { if (t > 0) printf "%d\n", 1000 * t / 100000 + 0.5 }' /tmp/calib-c-0.log
+}
+
 if [ "$CONFIG" = validate ]; then
-	load_driver emulate=1
+	load_driver emulate=1 emulate_period_us="$EMU_PERIOD_US"
 	set_governor userspace
+	echo "$FMAX" >$POL/scaling_setspeed || die "setspeed $FMAX"
+	pload=$(rtapp_calibrate)
+	[ -n "$pload" ] || die "rt-app printed no calibration"
+	echo "SPB-PLOAD $pload"
 	for f in $(cat $POL/scaling_available_frequencies); do
 		echo "$f" >$POL/scaling_setspeed || die "setspeed $f"
 		r=0
 		while [ $r -lt 3 ]; do
 			out=$("$B" -c "$cpu" -s 20 loop 300) || die "loop: $out"
 			csv validate "$r" "rate_$f" "$(echo "$out" | sed -n 's/.*iters_per_s=\([0-9]*\).*/\1/p')"
+			# Short bursts between idle periods (about 45 us of
+			# work at the highest frequency after 1 ms of sleep,
+			# an I/O-bound task's shape) must slow down as much.
+			out=$("$B" -c "$cpu" -s 20 burst 1 2500 200) || die "burst: $out"
+			csv validate "$r" "burst_$f" "$(echo "$out" | sed -n 's/.*mean_ns=\([0-9]*\).*/\1/p')"
 			r=$((r + 1))
 		done
 	done
@@ -102,6 +149,11 @@ fi
 
 [ -n "$ITERS_MS" ] || die "ITERS_MS not set: run the validate configuration first"
 [ -b "$IO_DEV" ] || die "IO_DEV=$IO_DEV is not a block device"
+[ -n "$PLOAD" ] || die "PLOAD not set: run the validate configuration first"
+[ -b "$DB_DEV" ] || die "DB_DEV=$DB_DEV is not a block device"
+[ -x $SYS/bin/fio ] || die "no $SYS/bin/fio: the payload lacks the sysroot"
+UCL=""
+[ "$CONFIG" = uclamp ] && UCL="-U ${UCLAMP_MIN:-1024}"
 
 # 1. Hot-path overhead, without the emulation: a pipe ping-pong on one CPU
 # (two wakeups and two context switches per round, each an update of the
@@ -120,7 +172,7 @@ while [ $r -lt "$REPS" ]; do
 done
 
 # 2. Everything else under emulated DVFS.
-load_driver emulate=1
+load_driver emulate=1 emulate_period_us="$EMU_PERIOD_US"
 configure
 echo 8192 >$T/buffer_size_kb
 echo mono >$T/trace_clock
@@ -278,7 +330,7 @@ trial()
 	echo >$T/trace
 	f0=$(freqs_now)
 	echo 1 >$T/tracing_on
-	out=$("$B" $pin -m $T/trace_marker -s 200 $unclamp "$@")
+	out=$("$B" $pin -m $T/trace_marker -s 200 $unclamp $UCL "$@")
 	rc=$?
 	echo 0 >$T/tracing_on
 	for p in $CF/policy*; do
@@ -305,6 +357,81 @@ trial()
 
 iters() { echo $((ITERS_MS * $1 / 1000)); }
 
+# fio, psync 4 KiB random I/O at queue depth 1 on IO_DEV: NAME REP RW
+# [fio options]. IOPS and completion latency p50/p99 (us) from its terse
+# output (version 3: reads from field 6, writes from field 47).
+fio_trial()
+{
+	fname=$1 frep=$2 rw=$3
+	shift 3
+	trial "$fname" "$frep" "$cpu" run /tmp/fio.out $SYS/bin/fio --name="$fname" \
+		--filename="$IO_DEV" --size=64M --rw="$rw" --bs=4k --direct=1 \
+		--ioengine=psync --iodepth=1 --thread --time_based --runtime=1 "$@" \
+		--output-format=terse --terse-version=3
+	first=6
+	[ "$rw" = randwrite ] && first=47
+	tail -n 1 /tmp/fio.out | tr ';' '\n' | awk -v f=$first -v n="$fname" -v r="$frep" -v c="$CONFIG" '
+		NR == f + 2 { iops = $0 }
+		NR >= f + 12 && NR < f + 32 && index($0, "%=") {
+			split($0, kv, "%=")
+			if (kv[1] + 0 == 50) p50 = kv[2]
+			if (kv[1] + 0 == 99) p99 = kv[2]
+		}
+		END {
+			if (iops == "" || p50 == "" || p99 == "") { print "SPB-ERROR " n ": fio output not understood"; exit 1 }
+			printf "SPB-CSV %s,%s,%s,iops,%s\nSPB-CSV %s,%s,%s,clat_p50_us,%s\nSPB-CSV %s,%s,%s,clat_p99_us,%s\n",
+				c, n, r, iops, c, n, r, p50, c, n, r, p99
+		}' || die "$fname: $(tail -n 3 /tmp/fio.out)"
+}
+
+# rt-app, one periodic task on the measured CPU: NAME REP PERIOD_US, then
+# PERIODS:DUTY_PERCENT phases. T, the time the task took to do its work
+# (the sum of rt-app's "run" column, us), and the work asked for at the
+# highest frequency (c_duration).
+rtapp_trial()
+{
+	rname=$1 rrep=$2 period=$3
+	shift 3
+	phases="" i=0
+	for ph in "$@"; do
+		[ $i = 0 ] || phases="$phases,"
+		phases="$phases \"p$i\": { \"loop\": ${ph%%:*}, \"run\": $((period * ${ph#*:} / 100)), \"timer\": { \"ref\": \"t\", \"period\": $period } }"
+		i=$((i + 1))
+	done
+	rm -rf /tmp/rtlog && mkdir -p /tmp/rtlog
+	cat >/tmp/rtapp.json <<-EOF
+	{ "tasks": { "task": { "cpus": [$cpu], "loop": 1, "phases": { $phases } } },
+	  "global": { "calibration": $PLOAD, "default_policy": "SCHED_OTHER",
+	              "logdir": "/tmp/rtlog", "log_basename": "rt", "log_size": 2 } }
+	EOF
+	trial "$rname" "$rrep" "$cpu" run /tmp/rtapp.out $SYS/bin/rt-app /tmp/rtapp.json
+	cat /tmp/rtlog/rt-task-*.log | awk -v n="$rname" -v r="$rrep" -v c="$CONFIG" '
+		/^#/ { next }
+		NF >= 9 { t += $3; w += $9; k++ }
+		END {
+			if (!k) { print "SPB-ERROR " n ": no rt-app log lines"; exit 1 }
+			printf "SPB-CSV %s,%s,%s,t_us,%d\nSPB-CSV %s,%s,%s,work_us,%d\n", c, n, r, t, c, n, r, w
+		}' || die "$rname: $(tail -n 3 /tmp/rtapp.out)"
+}
+
+# dbench, 2 clients on ext4 over DB_DEV, every CPU: MB/s and max latency.
+dbench_trial()
+{
+	trial dbench "$1" all run /tmp/dbench.out $SYS/bin/dbench -c $SYS/share/client.txt \
+		-D /mnt/db -t 2 2
+	# shellcheck disable=SC2046 # two numbers
+	set -- "$1" $(sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*max_latency=\([0-9.]*\) ms.*/\1 \2/p' \
+		/tmp/dbench.out | tail -n 1)
+	[ $# = 3 ] || die "dbench: no throughput line: $(tail -n 3 /tmp/dbench.out)"
+	csv dbench "$1" mb_per_s "$2"
+	csv dbench "$1" max_latency_ms "$3"
+}
+
+$SYS/bin/mke2fs -q -F -t ext4 -E lazy_itable_init=0,lazy_journal_init=0 "$DB_DEV" >/tmp/mkfs.out 2>&1 ||
+	die "mke2fs $DB_DEV: $(tail -n 3 /tmp/mkfs.out)"
+mkdir -p /mnt && mount -t ext4 "$DB_DEV" /mnt || die "mount $DB_DEV"
+mkdir -p /mnt/db
+
 r=0
 while [ $r -lt "$REPS" ]; do
 	# Synchronous I/O loop (response and throughput).
@@ -324,6 +451,18 @@ while [ $r -lt "$REPS" ]; do
 	trial steady-10 $r $cpu duty 10000 "$(iters 1000)" 3000
 	# Build-like: 40 processes of 10 ms at FMAX, 2 at a time, fork + exec.
 	trial build $r all build 2 40 "$(iters 10000)"
+	# Other people's programs. fio: continuous, and bursts of 32 I/Os
+	# with 5 ms of think time, which leaves the CPU idle for more than a
+	# tick, so that the I/O-wait boost starts over at every burst.
+	fio_trial fio-rr $r randread
+	fio_trial fio-rw $r randwrite
+	fio_trial fio-rr-think $r randread --thinktime=5000 --thinktime_blocks=32
+	fio_trial fio-rw-think $r randwrite --thinktime=5000 --thinktime_blocks=32
+	dbench_trial $r
+	# rt-app, 16 ms periods: a step from 10% to 80% of the highest
+	# frequency's capacity, 0.5 s each, and a ramp 10-30-50-70-90%.
+	rtapp_trial rtapp-step $r 16000 32:10 32:80
+	rtapp_trial rtapp-ramp $r 16000 16:10 16:30 16:50 16:70 16:90
 	r=$((r + 1))
 	echo "SPB-PROGRESS $CONFIG $r/$REPS"
 done

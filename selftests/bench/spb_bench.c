@@ -13,7 +13,8 @@
  *   spb_bench [opts] io FILE MS            4 KiB O_DIRECT write + fdatasync
  *                                          for MS ms; marks "start"
  *   spb_bench [opts] burst NAP_MS ITERS N  N times: sleep NAP_MS, mark "wake",
- *                                          run ITERS iterations, mark "done"
+ *                                          run ITERS iterations, mark "done";
+ *                                          median and mean durations
  *   spb_bench [opts] duty PERIOD_US ITERS MS
  *                                          every PERIOD_US run ITERS
  *                                          iterations, for MS ms (a duty
@@ -23,6 +24,8 @@
  *                                          JOBS at a time, each fork + exec
  *                                          of "spb_bench work ITERS"
  *   spb_bench work ITERS                   run ITERS iterations and exit
+ *   spb_bench [opts] run OUT CMD [ARG...]  run a program, its output to OUT;
+ *                                          marks "start" and "end"
  *   spb_bench [opts] pipe ROUNDS           two processes on the CPU of -c
  *                                          pass a byte back and forth ROUNDS
  *                                          times (a scheduler-heavy load:
@@ -31,7 +34,8 @@
  * Options: -c CPU to run on; -m MARKER, the trace_marker file; -s MS to
  * settle first (2 ms naps, so that utilization brought from fork has
  * decayed); -u FILE=VALUE to write after settling (to lift a clamp; up
- * to 8 times).
+ * to 8 times); -U UTIL to set the uclamp minimum of the workload, which
+ * its children inherit (sched_setattr(), before settling).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -42,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -190,7 +195,6 @@ static int run_io(const char *path, unsigned long ms)
 	return 0;
 }
 
-/* Prints the median burst duration in microseconds. */
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -201,7 +205,7 @@ static int cmp_u64(const void *a, const void *b)
 static int run_burst(unsigned long nap_ms, unsigned long iters,
 		     unsigned long count)
 {
-	uint64_t *dur;
+	uint64_t *dur, sum = 0;
 	unsigned long i;
 
 	dur = calloc(count ? count : 1, sizeof(*dur));
@@ -216,12 +220,14 @@ static int run_burst(unsigned long nap_ms, unsigned long iters,
 		mark("wake");
 		work(iters);
 		dur[i] = now_ns() - t;
+		sum += dur[i];
 		mark("done");
 	}
 	mark("end");
 	qsort(dur, count, sizeof(*dur), cmp_u64);
-	printf("burst bursts=%lu median_us=%llu\n", count,
-	       count ? (unsigned long long)(dur[(count - 1) / 2] / 1000) : 0ULL);
+	printf("burst bursts=%lu median_us=%llu mean_ns=%llu\n", count,
+	       count ? (unsigned long long)(dur[(count - 1) / 2] / 1000) : 0ULL,
+	       count ? (unsigned long long)(sum / count) : 0ULL);
 	free(dur);
 	return 0;
 }
@@ -356,13 +362,86 @@ static void write_setting(const char *arg)
 	close(fd);
 }
 
+/* The uapi struct sched_attr, up to the utilization clamps (version 1). */
+struct spb_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+	uint32_t sched_util_min;
+	uint32_t sched_util_max;
+};
+
+#define SPB_SCHED_FLAG_KEEP_ALL		0x18
+#define SPB_SCHED_FLAG_UTIL_CLAMP_MIN	0x20
+
+static void set_uclamp_min(unsigned long util)
+{
+	struct spb_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_flags = SPB_SCHED_FLAG_KEEP_ALL | SPB_SCHED_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = util,
+	};
+
+	if (util > 1024) {
+		fprintf(stderr, "spb_bench: -U takes 0..1024\n");
+		exit(2);
+	}
+	if (syscall(SYS_sched_setattr, 0, &attr, 0)) {
+		perror("sched_setattr (uclamp min)");
+		exit(1);
+	}
+}
+
+/*
+ * Someone else's program: its output goes to OUT, so that ours stays one
+ * line of key=value results; the trace marks bracket its whole run.
+ */
+static int run_program(const char *out, char **argv)
+{
+	uint64_t start = now_ns(), t;
+	int status, fd;
+	pid_t pid;
+
+	mark("start");
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (!pid) {
+		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0)
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0) {
+		perror("waitpid");
+		return 1;
+	}
+	t = now_ns();
+	mark("end");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "spb_bench: %s failed (status 0x%x, output in %s)\n",
+			argv[0], status, out);
+		return 1;
+	}
+	printf("run ns=%llu\n", (unsigned long long)(t - start));
+	return 0;
+}
+
 static void bad_usage(void)
 {
 	fprintf(stderr,
-		"usage: spb_bench [-c CPU] [-m MARKER] [-s MS] [-u FILE=VALUE] WORKLOAD\n"
+		"usage: spb_bench [-c CPU] [-m MARKER] [-s MS] [-u FILE=VALUE] [-U UTIL] WORKLOAD\n"
 		"  WORKLOAD: loop MS | hog MS | io FILE MS | burst NAP_MS ITERS N |\n"
 		"            duty PERIOD_US ITERS MS | build JOBS TASKS ITERS |\n"
-		"            work ITERS | pipe ROUNDS\n");
+		"            work ITERS | pipe ROUNDS | run OUT CMD [ARG...]\n");
 	exit(2);
 }
 
@@ -383,6 +462,8 @@ static int run(int argc, char **argv)
 	if (!strcmp(argv[0], "build") && argc == 4)
 		return run_build(parse(argv[1], "JOBS"), parse(argv[2], "TASKS"),
 				 parse(argv[3], "ITERS"));
+	if (!strcmp(argv[0], "run") && argc >= 3)
+		return run_program(argv[1], argv + 2);
 	if (!strcmp(argv[0], "pipe") && argc == 2)
 		return run_pipe(parse(argv[1], "ROUNDS"));
 	bad_usage();
@@ -392,7 +473,7 @@ static int run(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const char *marker = NULL, *settings[8];
-	unsigned long settle_ms = 0, i;
+	unsigned long settle_ms = 0, i, uclamp_min = ~0UL;
 	int opt, cpu = -1, nset = 0;
 
 	self_path = argv[0];
@@ -400,7 +481,8 @@ int main(int argc, char **argv)
 		work(parse(argv[2], "ITERS"));
 		return 0;
 	}
-	while ((opt = getopt(argc, argv, "c:m:s:u:")) != -1) {
+	/* "+": options end at the workload, whose program may have its own. */
+	while ((opt = getopt(argc, argv, "+c:m:s:u:U:")) != -1) {
 		switch (opt) {
 		case 'c':
 			cpu = parse(optarg, "CPU");
@@ -415,6 +497,9 @@ int main(int argc, char **argv)
 			if (nset == 8)
 				bad_usage();
 			settings[nset++] = optarg;
+			break;
+		case 'U':
+			uclamp_min = parse(optarg, "UTIL");
 			break;
 		default:
 			bad_usage();
@@ -442,6 +527,9 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+
+	if (uclamp_min != ~0UL)
+		set_uclamp_min(uclamp_min);
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (i = 0; i < settle_ms; i += 2)

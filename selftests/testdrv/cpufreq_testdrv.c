@@ -63,7 +63,9 @@
  * without frequency invariance (the lost time counts as the interrupted
  * task's, so utilization rises at low frequency as it would there). The
  * timer is started when the CPU leaves idle and cancelled when it enters
- * idle (power:cpu_idle), so idle CPUs cost nothing.
+ * idle (power:cpu_idle), so idle CPUs cost nothing; the run time left in
+ * the period is carried over the idle period, so that work done in bursts
+ * shorter than a period is slowed down too.
  *
  * Not for production use.
  */
@@ -217,6 +219,9 @@ static DEFINE_PER_CPU(unsigned int, testdrv_cur);
 struct testdrv_emu {
 	struct hrtimer timer;
 	unsigned int cpu;
+	bool started;		/* left_ns is set */
+	u64 left_ns;		/* run time left in the current period */
+	ktime_t run_start;	/* start of the current run */
 };
 
 static DEFINE_PER_CPU(struct testdrv_emu, testdrv_emu);
@@ -254,6 +259,8 @@ static enum hrtimer_restart testdrv_emu_fn(struct hrtimer *timer)
 	}
 
 	/* Run for run_ns from the end of the spin, not from the expiry. */
+	emu->left_ns = run_ns;
+	emu->run_start = now;
 	hrtimer_set_expires(timer, ktime_add_ns(now, run_ns));
 	return HRTIMER_RESTART;
 }
@@ -268,15 +275,25 @@ static void testdrv_emu_idle(void *data, unsigned int state, unsigned int cpu)
 		return;
 
 	if (state != PWR_EVENT_EXIT) {
-		hrtimer_try_to_cancel(&emu->timer);
+		/* Keep what is left of the period for the next run. */
+		if (hrtimer_try_to_cancel(&emu->timer) == 1) {
+			u64 ran = ktime_to_ns(ktime_sub(ktime_get(), emu->run_start));
+
+			emu->left_ns = ran < emu->left_ns ? emu->left_ns - ran : 0;
+		}
 		return;
 	}
 
 	if (hrtimer_active(&emu->timer))
 		return;
 
-	freq = READ_ONCE(per_cpu(testdrv_cur, emu->cpu));
-	hrtimer_start(&emu->timer, ns_to_ktime(testdrv_emu_run_ns(freq)),
+	if (!emu->started) {
+		freq = READ_ONCE(per_cpu(testdrv_cur, emu->cpu));
+		emu->left_ns = testdrv_emu_run_ns(freq);
+		emu->started = true;
+	}
+	emu->run_start = ktime_get();
+	hrtimer_start(&emu->timer, ns_to_ktime(emu->left_ns),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -290,6 +307,7 @@ static int testdrv_emu_start(void)
 		struct testdrv_emu *emu = per_cpu_ptr(&testdrv_emu, cpu);
 
 		emu->cpu = cpu;
+		emu->started = false;
 #ifdef TESTDRV_HAVE_HRTIMER_SETUP
 		hrtimer_setup(&emu->timer, testdrv_emu_fn, CLOCK_MONOTONIC,
 			      HRTIMER_MODE_REL_PINNED_HARD);
