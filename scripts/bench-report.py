@@ -253,10 +253,10 @@ CROWS = ["sync I/O: requests to fmax", "sync I/O: ms to fmax", "burst: MHz at wa
 PREC = {r[1]: r[3] for r in ROWS}
 with open(os.path.join(outdir, "cover-table.txt"), "w") as o:
     cs = [c for c in COVER if c in configs]
-    o.write("%-44s" % "median of the runs" + "".join("%10s" % LABEL[c] for c in cs) + "\n")
+    o.write("%-44s" % "median of the runs" + "".join("%11s" % LABEL[c] for c in cs) + "\n")
     for label in CROWS:
         o.write("%-44s" % label + "".join(
-            "%10s" % (fmt(stats[(label, c)][0], PREC[label]) if stats.get((label, c)) else "n/a")
+            "%11s" % (fmt(stats[(label, c)][0], PREC[label]) if stats.get((label, c)) else "n/a")
             for c in cs) + "\n")
 
 # Frequency plots: one per workload, one line per configuration.
