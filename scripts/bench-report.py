@@ -112,6 +112,16 @@ def ops_per_joule(c, w, m):
     return [r / (p / 1000.0) for r, p in zip(values(c, w, m), per_s(c, w, "mj")) if p > 0]
 
 
+def col(w, m, scale=1.0):
+    """A getter of metric M of workload W, for the rows."""
+    return lambda c: values(c, w, m, scale)
+
+
+def by(f, w, *args):
+    """A getter of F(config, W, ...), for the rows."""
+    return lambda c: f(c, w, *args)
+
+
 FIO = [("fio-rr", "fio randread"), ("fio-rw", "fio randwrite"),
        ("fio-rr-think", "fio randread, think"), ("fio-rw-think", "fio randwrite, think")]
 RTAPP = [("rtapp-step", "rt-app step 10->80%"), ("rtapp-ramp", "rt-app ramp 10..90%")]
@@ -119,12 +129,12 @@ RTAPP = [("rtapp-step", "rt-app step 10->80%"), ("rtapp-ramp", "rt-app ramp 10..
 PROG_ROWS = []
 for w, name in FIO:
     PROG_ROWS += [
-        (None, "%s: IOPS" % name, (lambda w: lambda c: values(c, w, "iops"))(w), 0),
-        (None, "%s: clat p50, us" % name, (lambda w: lambda c: values(c, w, "clat_p50_us"))(w), 0),
-        (None, "%s: clat p99, us" % name, (lambda w: lambda c: values(c, w, "clat_p99_us"))(w), 0),
-        (None, "%s: modelled mJ per s" % name, (lambda w: lambda c: per_s(c, w, "mj"))(w), 0),
+        (None, "%s: IOPS" % name, col(w, "iops"), 0),
+        (None, "%s: clat p50, us" % name, col(w, "clat_p50_us"), 0),
+        (None, "%s: clat p99, us" % name, col(w, "clat_p99_us"), 0),
+        (None, "%s: modelled mJ per s" % name, by(per_s, w, "mj"), 0),
         (None, "%s: I/Os per modelled J" % name,
-         (lambda w: lambda c: ops_per_joule(c, w, "iops"))(w), 0),
+         by(ops_per_joule, w, "iops"), 0),
     ]
 PROG_ROWS += [
     (None, "dbench 2 clients: MB/s", lambda c: values(c, "dbench", "mb_per_s"), 1),
@@ -135,12 +145,12 @@ PROG_ROWS += [
 for w, name in RTAPP:
     PROG_ROWS += [
         (None, "%s: T, ms to do the work" % name,
-         (lambda w: lambda c: values(c, w, "t_us", 1e-3))(w), 1),
-        (None, "%s: governor efficiency, %%" % name, (lambda w: lambda c: efficiency(c, w))(w), 0),
-        (None, "%s: modelled mJ" % name, (lambda w: lambda c: values(c, w, "mj"))(w), 0),
-        (None, "%s: energy index, %%" % name, (lambda w: lambda c: energy_index(c, w))(w), 0),
+         col(w, "t_us", 1e-3), 1),
+        (None, "%s: governor efficiency, %%" % name, by(efficiency, w), 0),
+        (None, "%s: modelled mJ" % name, col(w, "mj"), 0),
+        (None, "%s: energy index, %%" % name, by(energy_index, w), 0),
     ]
-TPS_ROWS = [(None, name, (lambda w: lambda c: values(c, w, "tps"))(w), 1)
+TPS_ROWS = [(None, name, col(w, "tps"), 1)
             for w, name in FIO + [("dbench", "dbench (CPU 1)")] + RTAPP]
 PROG_ROWS[0] = ("7. Programs (Debian's fio, dbench, rt-app)",) + PROG_ROWS[0][1:]
 
@@ -294,12 +304,12 @@ for w, per in tl.items():
 # configuration.
 TRADE = [("io", "sync I/O loop", lambda c: values(c, "io", "ops_per_s"),
           lambda c: values(c, "io", "mj"))]
-TRADE += [(w, name, (lambda w: lambda c: values(c, w, "iops"))(w),
-           (lambda w: lambda c: per_s(c, w, "mj"))(w)) for w, name in FIO]
+TRADE += [(w, name, col(w, "iops"),
+           by(per_s, w, "mj")) for w, name in FIO]
 TRADE += [("dbench", "dbench 2 clients", lambda c: values(c, "dbench", "mb_per_s"),
            lambda c: per_s(c, "dbench", "mj"))]
-TRADE += [(w, name, (lambda w: lambda c: [1.0 / t for t in values(c, w, "t_us") if t > 0])(w),
-           (lambda w: lambda c: values(c, w, "mj"))(w)) for w, name in RTAPP]
+TRADE += [(w, name, by(lambda c, w: [1.0 / t for t in values(c, w, "t_us") if t > 0], w),
+           col(w, "mj")) for w, name in RTAPP]
 TRADE += [("build", "build-like job", lambda c: [1.0 / t for t in values(c, "build", "ns") if t > 0],
            lambda c: values(c, "build", "mj"))]
 panels = []

@@ -28,7 +28,7 @@
 #: (frequency over time in the first run, one line per configuration) and
 #: DIR/tradeoff.png (per workload, performance against modelled energy).
 #: VM figures are relative: they compare governors on an emulated CPU, not
-#: hardware. About 30 minutes warm with 5 runs.
+#: hardware. About 50 minutes warm with 5 runs (docs/benchmark.md).
 #:
 #:   --reps N       runs of each workload per configuration (default 5)
 #:   --out DIR      where to write (default $SPB_CACHE/bench/latest)
@@ -204,7 +204,7 @@ for c in "${clist[@]}"; do
 	i=$((i + 1))
 	rev=branch
 	[ "$c" = base ] && rev=base
-	log "[$(( $(date +%s) - start ))s] configuration $i/${#clist[@]}: $c ($reps runs of 14 workloads, about $((reps * 30 + 40)) s)"
+	log "[$(( $(date +%s) - start ))s] configuration $i/${#clist[@]}: $c ($reps runs of 14 workloads, about $((reps * 65 + 20)) s on an idle machine)"
 	boot "$rev" "$c" "ITERS_MS=$iters_ms PLOAD=$pload"
 	sed -n 's/^SPB-CSV //p' "$work/$c.log" >>"$outdir/results.csv.tmp"
 	sed -n 's/^SPB-TL //p' "$work/$c.log" >>"$work/timelines"
