@@ -13,6 +13,11 @@
 #:   html       the built page's section ID (default: schedutil) names the
 #:              new tunables (iowait_boost idle_boost up_threshold
 #:              performance_bias)
+#:   ABI        the kernel's ABI parser (what Sphinx renders
+#:              Documentation/ABI with) reports no new warning with the
+#:              series, and each name has an entry under Documentation/ABI
+#:              in a file the series touches, with date, kernel version and
+#:              contact
 #: The docs build is the narrowest one that covers every touched
 #: Documentation file: SPHINXDIRS is the closest directory with an index.rst
 #: above each touched .rst (admin-guide/pm for cpufreq.rst). A non-.rst file
@@ -109,7 +114,7 @@ sphinxdir_of() {
 includers_of() {
 	local commit=$1 f=$2 name rst
 	name=$(basename "$f")
-	git -C "$tree" grep -l -E "^\s*\.\. +(include|literalinclude|kernel-include)::.*$name\s*$" "$commit" -- 'Documentation/*.rst' 2>/dev/null |
+	{ git -C "$tree" grep -l -E "^\s*\.\. +(include|literalinclude|kernel-include)::.*$name\s*$" "$commit" -- 'Documentation/*.rst' 2>/dev/null || true; } |
 		sed "s|^$commit:||" | while read -r rst; do
 		git -C "$tree" show "$commit:$rst" | awk -v n="$name" -v r="$rst" '
 			function done_() { if (inc) print r, (lit ? "literal" : "parsed"); inc = 0 }
@@ -125,6 +130,9 @@ dirs=() notes=() pages=()
 for f in "${tdocs[@]}"; do
 	git -C "$tree" cat-file -e "$tip:$f" 2>/dev/null || { notes+=("$f: removed by the series"); continue; }
 	case $f in
+	Documentation/ABI/*)
+		notes+=("$f: an ABI file, checked with the kernel's ABI parser below")
+		;;
 	*.rst)
 		dirs+=("$(sphinxdir_of "$tip" "$f")")
 		pages+=("$f")
@@ -281,6 +289,62 @@ check_new_warnings() {
 }
 check_new_warnings touched "the files of $sdirs the series touches"
 check_new_warnings other "the other files of $sdirs"
+
+# --- ABI entries -----------------------------------------------------------
+# Sphinx renders Documentation/ABI through the kernel's ABI parser (the
+# kernel-abi extension of admin-guide/abi-*.rst). Run that parser on both
+# trees: its warnings must not grow, and each name must have an entry
+# (What: .../schedutil/NAME) in a file the series adds or touches, with a
+# date, a kernel version and a contact.
+mapfile -t tabi < <(printf '%s\n' "${tdocs[@]}" | grep '^Documentation/ABI/' || true)
+if [ ${#tabi[@]} = 0 ]; then
+	fail "docs: the series adds no Documentation/ABI entry for its sysfs files (${names// /, })"
+else
+	# The tree's ABI tool: tools/docs/get_abi.py (7.3), scripts/get_abi.py,
+	# or scripts/get_abi.pl (6.12); each has validate and search.
+	abi_tool() {
+		local t
+		for t in tools/docs/get_abi.py scripts/get_abi.py scripts/get_abi.pl; do
+			if [ -f "$1/$t" ]; then echo "$t"; return; fi
+		done
+		return 1
+	}
+	abi_run() {
+		local wt=$1 t
+		shift
+		t=$(abi_tool "$wt") || return 2
+		case $t in
+		*.pl) (cd "$wt" && perl "$t" "$1" --dir Documentation/ABI "${@:2}") ;;
+		*) (cd "$wt" && python3 "$t" --dir Documentation/ABI "$@") ;;
+		esac
+	}
+	abi_tool "$swt" >/dev/null || die "no ABI tool (tools/docs/get_abi.py, scripts/get_abi.py or .pl) in $swt"
+	abi_run "$bwt" validate 2>&1 | sed -E 's/:[0-9]+/:N/g' | sort >"$bout/abi-warnings" || true
+	abi_run "$swt" validate 2>&1 | sed -E 's/:[0-9]+/:N/g' | sort >"$sout/abi-warnings" || true
+	new=$(comm -13 "$bout/abi-warnings" "$sout/abi-warnings")
+	if [ -z "$new" ]; then
+		pass "docs: ABI parser ($(abi_tool "$swt") validate): no new warnings ($(wc -l <"$bout/abi-warnings") at base, $(wc -l <"$sout/abi-warnings") with the series)"
+	else
+		echo "$new" | sed 's/^/      /'
+		fail "docs: ABI parser: $(echo "$new" | wc -l) new warning(s) with the series"
+	fi
+	abi_ok() {
+		local n out bad=0 f field
+		for n in $names; do
+			out=$(abi_run "$swt" search "schedutil/$n\$" 2>&1 || true)
+			f=$(printf '%s\n' "$out" | sed -n 's/^Defined on file(s):[[:space:]]*//p' | head -n1)
+			if [ -z "$f" ] || ! printf '%s\n' "${tabi[@]}" | grep -qxF "${f#"$swt"/}"; then
+				echo "$n: no entry in ${tabi[*]} (found: ${f:-none})"; bad=1; continue
+			fi
+			for field in 'Kernel version' Date Contact; do
+				printf '%s\n' "$out" | grep -qE "^$field:[[:space:]]+[^[:space:]]" ||
+					{ echo "$n: entry without $field"; bad=1; }
+			done
+		done
+		return $bad
+	}
+	check "docs: ABI entries for ${names// /, } in ${tabi[*]}, each with a date, kernel version and contact" abi_ok
+fi
 
 # --- the names in the built page --------------------------------------------
 # The text of section ID (up to the next section) of each HTML page, tags

@@ -77,7 +77,7 @@ commands_check() {
 	return $rc
 }
 
-# shellcheck on the kselftests' shell files at the series tip, as the POSIX
+# Run shellcheck on the kselftests' shell files at the series tip, as the POSIX
 # sh that busybox runs them with: no finding, except where a directive in
 # the file names it and a comment says why.
 shellcheck_kselftests() {
@@ -117,6 +117,26 @@ host_skips() {
 	done
 }
 
+# The kselftests on the kernel at the last patch before the first tunable
+# (the machinery patches, which must change no behaviour): as on the base.
+machinery_prefix() {
+	local tree base c first=""
+	tree=$(resolve_tree)
+	base=$(tree_base "$tree")
+	for c in $(git -C "$tree" rev-list --reverse "$base..$SPB_BRANCH"); do
+		if git -C "$tree" grep -q iowait_boost_store "$c" -- kernel/sched/cpufreq_schedutil.c; then
+			first=$c
+			break
+		fi
+	done
+	[ -n "$first" ] || { warn "no patch of $SPB_BRANCH adds the iowait_boost tunable"; return 1; }
+	if [ "$(git -C "$tree" rev-parse "$first^")" = "$(git -C "$tree" rev-parse "$base")" ]; then
+		note "the series has no patch before its first tunable"
+		return 0
+	fi
+	"$S/vm-test.sh" --rev "$first^" --configs fast
+}
+
 ok=1
 stage "install packages" "$S/install-deps.sh" || ok=0
 stage "the Debian archive from the system's apt configuration (deb822, classic, none)" \
@@ -142,6 +162,7 @@ if [ $ok = 1 ]; then
 	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
 	stage "kselftests in QEMU, x86_64 and arm64" "$S/vm-test.sh" --arch all || true
 	stage "kselftests on the base kernel: none passes" "$S/vm-test.sh" --rev base --configs fast || true
+	stage "kselftests at the machinery patches (no tunable yet): as on the base" machinery_prefix || true
 	stage "kselftests on this host without cpufreq: KTAP skip, exit 4" host_skips || true
 	stage "stress: hostile tunable writes, governor switches, hotplug, reloads" \
 		"$S/vm-stress.sh" --seconds 45 || true

@@ -12,7 +12,8 @@
 #: lockup, Oops), on a tunable left with a value never validly written, on
 #: a hostile write that was taken, and prints the count of each action.
 #: The guest boots with schedutil.performance_bias=1, so the profile is the
-#: default a re-initialised policy must come back with.
+#: default a re-initialised policy must come back with; before it, a bad
+#: value (=maybe) that the kernel must report and keep from init.
 #:
 #:   --seconds N   length of the stress phase (default 45)
 #:   --config NAME guest configuration: x86_64-guest (default) or
@@ -62,7 +63,7 @@ log "booting $config with $cpus vCPUs: hotplug checks, then ${seconds}s of stres
 set +e
 "$SPB_ROOT/scripts/vm-run.sh" --kernel "$image" --payload "$payload" --cpus "$cpus" \
 	--mem 1024 --timeout $((seconds * 4 + 300)) --log "$logf" \
-	--append "schedutil.performance_bias=1" -- \
+	--append "schedutil.performance_bias=maybe schedutil.performance_bias=1" -- \
 	"STRESS_SECONDS=$seconds STRESS_WRITERS=$writers sh /payload/stress.sh" >/dev/null 2>&1
 rc=$?
 set -e

@@ -38,7 +38,9 @@
 #:                   x86 TCG guest cannot take (fast switching with
 #:                   frequency invariance, adjust_perf, which needs it) and
 #:                   the kthread with a shared policy
-#:   --rev REV       kernel to test: branch (default) or base. On the base
+#:   --rev REV       kernel to test: branch (default), base, or a commit of
+#:                   the series branch before its first tunable (the
+#:                   machinery patches), tested as the base is. On the base
 #:                   the tests must fail or skip: none may pass vacuously.
 #:   --response-table  instead of the kselftests, measure the responses to a
 #:                   synchronous I/O loop, a wakeup after idle and a CPU hog
@@ -81,7 +83,28 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$tree" ] || tree=$(resolve_tree)
 [ "$arches" = all ] && arches=x86_64,arm64
-case $rev in branch|base) ;; *) die "--rev must be branch or base" ;; esac
+case $rev in branch|base) ;; *)
+	# A commit of the series that adds no tunable yet: the base's checks.
+	git -C "$tree" rev-parse -q --verify "$rev^{commit}" >/dev/null ||
+		die "--rev $rev: no such commit in $tree (branch, base or a commit of the series)"
+	git -C "$tree" merge-base --is-ancestor "$rev" "${SPB_BRANCH}" ||
+		die "--rev $rev is not on the series branch $SPB_BRANCH"
+	! git -C "$tree" grep -q 'iowait_boost_store' "$rev" -- kernel/sched/cpufreq_schedutil.c ||
+		die "--rev $rev already has the tunables: test it as the branch"
+	;;
+esac
+# How the logs and messages name the kernel: branch, base, or prefix-HASH.
+revlabel=$rev
+revdesc=" on the base"
+case $rev in
+branch) revdesc="" ;;
+base) ;;
+*)
+	revlabel=prefix-$(git -C "$tree" rev-parse --short "$rev")
+	revdesc=" at $(git -C "$tree" log -1 --format='%h ("%s")' "$rev")" ;;
+esac
+prefixbuild=0
+[ "$revlabel" = "$rev" ] || prefixbuild=1
 icountargs=()
 [ "$icount" = off ] || icountargs=(--icount "$icount")
 
@@ -311,7 +334,11 @@ for arch in "${alist[@]}"; do
 		arm64/acpi-*) die "$c: the acpi-cpufreq configurations are x86_64 only" ;;
 		esac
 	done
-	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config "$arch-guest")
+	# A prefix of the series builds in its own worktree, so that the
+	# branch's stays as it is.
+	buildname=()
+	[ $prefixbuild = 0 ] || buildname=(--name "$arch-guest-prefix")
+	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config "$arch-guest" ${buildname[@]+"${buildname[@]}"})
 	wt=$(dirname "$out")
 	export SPB_ARCH=$arch
 	image=$(kernel_image "$out")
@@ -355,7 +382,7 @@ for arch in "${alist[@]}"; do
 		fi
 	fi
 	for c in "${list[@]}"; do
-		logf=$work/$rev-$arch-$c.log
+		logf=$work/$revlabel-$arch-$c.log
 		cfg_icount=("${icountargs[@]}")
 		machine=()
 		case ${params[$c]} in
@@ -367,7 +394,7 @@ for arch in "${alist[@]}"; do
 				--coord "${spec%%,*}" ${ssdtargs[@]+"${ssdtargs[@]}"} --out "$ssdt"
 			machine=(--cpu "$SPB_ACPI_CPU" --acpitable "$ssdt") ;;
 		esac
-		log "booting $arch ($c: ${params[$c]}; $rev${cfg_icount[*]:+, icount})"
+		log "booting $arch ($c: ${params[$c]}; $revlabel${cfg_icount[*]:+, icount})"
 		set +e
 		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
 			--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
@@ -396,8 +423,7 @@ for arch in "${alist[@]}"; do
 		summary="tests ok $((top_ok - top_skip)), skipped $top_skip, failed $top_fail; cases ok $((sub_ok - sub_skip)), skipped $sub_skip, failed $sub_fail"
 		# The kernel's own main.sh must pass on the base and with the
 		# series alike.
-		on=""
-		[ "$rev" = base ] && on=" on the base"
+		on=$revdesc
 		if grep -q '^SPB-MAINSH-RC' "$logf"; then
 			if grep -q '^SPB-MAINSH ok 1 selftests: cpufreq: main.sh' "$logf"; then
 				pass "vm $arch $c$on: the kernel's cpufreq main.sh (basic) passed"
@@ -416,13 +442,13 @@ for arch in "${alist[@]}"; do
 				fail "vm $arch $c$on: the kernel's cpufreq main.sh module mode failed (log: $logf)"
 			fi
 		fi
-		if [ "$rev" = base ]; then
-			# Nothing may pass on a kernel without the series.
+		if [ "$rev" != branch ]; then
+			# Nothing may pass on a kernel without the series' tunables.
 			if [ $((top_ok - top_skip)) = 0 ] && [ $((top_skip + top_fail)) -ge 2 ]; then
-				pass "vm $arch $c on the base: no test passes ($summary)"
+				pass "vm $arch $c$revdesc: no test passes ($summary)"
 				grep -m 3 -E '^# (1\.\.0 # SKIP|not ok)' "$logf" | sed 's/^/      /'
 			else
-				fail "vm $arch $c on the base: a test passed without the series ($summary; log: $logf)"
+				fail "vm $arch $c$revdesc: a test passed without the series' tunables ($summary; log: $logf)"
 			fi
 			continue
 		fi

@@ -74,6 +74,24 @@ expect() {
 	fi
 }
 
+# --- 0. The boot parameter -------------------------------------------------
+# scripts/vm-stress.sh passes schedutil.performance_bias=maybe before =1:
+# the kernel must report the bad value, and it must not reach init (the
+# kernel drops an unconsumed dotted parameter silently; an undotted one
+# would go to init's environment).
+if grep -q 'schedutil.performance_bias=maybe' /proc/cmdline; then
+	if tr '\0' '\n' </proc/1/environ | grep -q '^schedutil.performance_bias='; then
+		bad "boot: schedutil.performance_bias=maybe reached init's environment"
+	else
+		say "ok: boot: schedutil.performance_bias=maybe not passed to init"
+	fi
+	if dmesg | grep -q 'schedutil.performance_bias=maybe: not a boolean, ignored'; then
+		say "ok: boot: schedutil.performance_bias=maybe reported as not a boolean"
+	else
+		bad "boot: no warning for schedutil.performance_bias=maybe in the kernel log"
+	fi
+fi
+
 # --- 1. Hotplug semantics ---------------------------------------------------
 last=$((ncpus - 1))
 if [ "$last" -ge 1 ]; then
