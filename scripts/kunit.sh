@@ -6,7 +6,8 @@
 #: Build and run the schedutil KUnit suite with the kernel's kunit.py, in an
 #: out-of-tree build directory of a worktree at REV (default: the series
 #: branch), under QEMU, and check kunit.py's parsed results: every case
-#: passed, none is missing (at least kunit/expected-cases cases). The
+#: passed, none is missing (at least the cases kunit/expected-cases gives
+#: for the latest of its patches in the tested commit). The
 #: kernel is built with CONFIG_WERROR=y: a compiler warning fails the run.
 #:
 #:   --arch A     x86_64, arm64, i386 (32-bit: time and capacity
@@ -55,7 +56,7 @@ commit=$(git -C "$tree" rev-parse -q --verify "$rev^{commit}") ||
 wt=$(worktree_for "$tree" kunit "$commit")
 [ -f "$wt/kernel/sched/tests/.kunitconfig" ] ||
 	die "$(git -C "$tree" log -1 --format='%h %s' "$commit") has no kernel/sched/tests/.kunitconfig"
-expected=$(cat "$SPB_ROOT/kunit/expected-cases")
+expected=$(kunit_expected "$tree" "$commit")
 
 # QEMU wrappers that drop kunit.py's -accel kvm/hvf where KVM does not work,
 # and run TCG single-threaded (SPB_TCG_THREAD=multi to change), as
@@ -182,6 +183,7 @@ if [ $prefixes = 1 ]; then
 			continue
 		fi
 		wt=$(worktree_for "$tree" kunit "$c")
+		expected=$(kunit_expected "$tree" "$c")
 		run_one x86_64 kernel/sched/tests x86_64 "$subj"
 		last=$c
 	done

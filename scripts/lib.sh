@@ -123,6 +123,32 @@ tree_version() {
 
 # The base commit of a tree: the tag the fetch script put on the pristine
 # import, or, for a KERNEL_SRC tree, SPB_BASE or HEAD.
+# Whether COMMIT of TREE has the series' tunables: its schedutil has the
+# first knob's sysfs store. The patches before it are the machinery that
+# must change no behaviour, tested as the base is.
+has_tunables() {
+	git -C "$1" grep -q iowait_boost_store "$2" -- kernel/sched/cpufreq_schedutil.c
+}
+
+# The number of KUnit cases (parameterized cases counted) the suite must
+# report at COMMIT of TREE: kunit/expected-cases gives it for each patch
+# that adds cases, by subject; the last of them in the series up to
+# COMMIT counts.
+kunit_expected() {
+	local tree=$1 commit=$2 base subjects n subj best=""
+	base=$(tree_base "$tree")
+	subjects=$(git -C "$tree" log --format=%s "$base..$commit")
+	while IFS=$'\t' read -r n subj; do
+		case $n in ''|'#'*) continue ;; esac
+		if printf '%s\n' "$subjects" | grep -Fxq -- "$subj"; then
+			best=$n
+		fi
+	done <"$SPB_ROOT/kunit/expected-cases"
+	[ -n "$best" ] ||
+		die "no patch named in kunit/expected-cases is in $(git -C "$tree" log -1 --format='%h %s' "$commit"): add the patch that adds the suite there"
+	echo "$best"
+}
+
 tree_base() {
 	local tree=$1 t
 	if [ -n "${SPB_BASE:-}" ]; then

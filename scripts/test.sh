@@ -124,7 +124,7 @@ machinery_prefix() {
 	tree=$(resolve_tree)
 	base=$(tree_base "$tree")
 	for c in $(git -C "$tree" rev-list --reverse "$base..$SPB_BRANCH"); do
-		if git -C "$tree" grep -q iowait_boost_store "$c" -- kernel/sched/cpufreq_schedutil.c; then
+		if has_tunables "$tree" "$c"; then
 			first=$c
 			break
 		fi

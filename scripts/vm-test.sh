@@ -89,7 +89,7 @@ case $rev in branch|base) ;; *)
 		die "--rev $rev: no such commit in $tree (branch, base or a commit of the series)"
 	git -C "$tree" merge-base --is-ancestor "$rev" "${SPB_BRANCH}" ||
 		die "--rev $rev is not on the series branch $SPB_BRANCH"
-	! git -C "$tree" grep -q 'iowait_boost_store' "$rev" -- kernel/sched/cpufreq_schedutil.c ||
+	! has_tunables "$tree" "$rev" ||
 		die "--rev $rev already has the tunables: test it as the branch"
 	;;
 esac
@@ -266,7 +266,7 @@ kunit_in_guest() {
 	local wt=$1 arch=$2 logf=$3 json n failed
 	json=$work/kunit-$arch-guest.json
 	local expected
-	expected=$(cat "$SPB_ROOT/kunit/expected-cases")
+	expected=$(kunit_expected "$tree" "$(git -C "$wt" rev-parse HEAD)")
 	rm -f "$json"
 	# The suite's results, from debugfs (KUnit logs at KERN_INFO, which
 	# the console's loglevel hides).
