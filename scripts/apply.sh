@@ -41,10 +41,17 @@ if [ -n "$(git -C "$tree" status --porcelain --untracked-files=no)" ]; then
 	die "$tree has uncommitted changes: commit or stash them first"
 fi
 
+# git am onto the base, as BRANCH, or on a detached HEAD without one (the
+# scratch applications: no branch of the tree's owner is touched, which
+# matters with scripts/submit.sh --onto).
 am() {
-	local branch=$1 amlog
+	local branch=${1:-} amlog
 	amlog=$SPB_CACHE/$(tree_prefix "$tree")am.log
-	git -C "$tree" checkout -q -B "$branch" "$base"
+	if [ -n "$branch" ]; then
+		git -C "$tree" checkout -q -B "$branch" "$base"
+	else
+		git -C "$tree" checkout -q --detach "$base"
+	fi
 	if ! git -C "$tree" -c user.name=spb -c user.email=spb@invalid am -q --no-3way \
 		--committer-date-is-author-date "${patches[@]}" >"$amlog" 2>&1; then
 		cat "$amlog" >&2
@@ -57,9 +64,8 @@ if [ $check = 1 ]; then
 	orig=$(git -C "$tree" symbolic-ref -q --short HEAD || git -C "$tree" rev-parse HEAD)
 	log "git am of ${#patches[@]} patches onto $(git -C "$tree" log -1 --format=%s "$base")"
 	ok=1
-	am spb-apply-check || ok=0
+	am || ok=0
 	git -C "$tree" checkout -q "$orig"
-	git -C "$tree" branch -q -D spb-apply-check
 	[ $ok = 1 ] || die "the series does not apply with git am to $tree (see above)"
 
 	# quilt on a copy of the files the series touches, at the base.
@@ -89,17 +95,14 @@ fi
 
 if git -C "$tree" rev-parse -q --verify "refs/heads/$SPB_BRANCH" >/dev/null && [ $force = 0 ]; then
 	cur=$(git -C "$tree" rev-parse "$SPB_BRANCH")
-	am spb-apply-tmp || die "the series does not apply with git am (see above)"
+	am || die "the series does not apply with git am (see above)"
 	new=$(git -C "$tree" rev-parse HEAD)
+	git -C "$tree" checkout -q "$SPB_BRANCH"
 	if [ "$(git -C "$tree" rev-parse "$cur^{tree}")" = "$(git -C "$tree" rev-parse "$new^{tree}")" ] &&
 	   [ "$(git -C "$tree" rev-list --count "$base..$cur")" = "${#patches[@]}" ]; then
-		git -C "$tree" checkout -q "$SPB_BRANCH"
-		git -C "$tree" branch -q -D spb-apply-tmp
 		log "branch $SPB_BRANCH in $tree already matches the series"
 		exit 0
 	fi
-	git -C "$tree" checkout -q "$SPB_BRANCH"
-	git -C "$tree" branch -q -D spb-apply-tmp
 	die "branch $SPB_BRANCH in $tree differs from the series: export it (scripts/export.sh) or recreate it (--force)"
 fi
 am "$SPB_BRANCH" || die "the series does not apply with git am (see above)"

@@ -29,5 +29,12 @@ done < <(git apply --summary "$p" | sed -n 's/^ create mode [0-9]* //p')
 
 # Debian's python3 has the modules spdxcheck.py needs (python3-ply,
 # python3-git); a python3 of one's own earlier in PATH may not.
+# checkpatch checks SPDX lines with scripts/spdxcheck.py in a kernel tree;
+# spdxcheck refuses a worktree of a bare repository (GitPython reads its
+# core.bare) with a traceback on stderr, which b4 counts as errors. There
+# (scripts/submit.sh --onto a bare clone), check without the tree, as
+# scripts/check-series.sh always does.
+notree=()
+[ "$(git config --bool core.bare 2>/dev/null)" != true ] || notree=(--no-tree)
 PATH=/usr/bin:$PATH exec ./scripts/checkpatch.pl -q --terse --no-summary --mailback --strict \
-	--showfile ${ignore:+--ignore "$ignore"} "$p"
+	"${notree[@]}" --showfile ${ignore:+--ignore "$ignore"} "$p"

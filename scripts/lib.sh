@@ -206,8 +206,10 @@ worktree_for() {
 	if [ ! -e "$wt/.git" ]; then
 		mkdir -p "$SPB_CACHE/wt"
 		rm -rf "$wt"
-		git -C "$tree" worktree prune
-		git -C "$tree" worktree add -q --detach "$wt" "$commit" >&2
+		# -f: take the path back if a deleted worktree left it
+		# registered, without pruning the tree's other worktrees
+		# (a submitter's, with --onto).
+		git -C "$tree" worktree add -q -f --detach "$wt" "$commit" >&2
 	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$commit" ] ||
 	     [ -n "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
 		git -C "$wt" checkout -q --detach -f "$commit" >&2

@@ -241,6 +241,33 @@ pfx=""
 [ -z "$onto" ] || pfx=$(tree_prefix "$tree")
 [ -n "$outdir" ] || outdir=$SPB_CACHE/${pfx}submission
 
+# The cover letter's last bullet says what the series was made on, a
+# Debian import; on the submitter's tree it says where the series was
+# replayed and checked instead.
+if [ -n "$onto" ]; then
+	python3 - "$cover" "$tmp/cover-letter.txt" "$ref" \
+		"$(git -C "$onto" log -1 --format='%h, "%s"' "$refc")" <<'PY'
+import sys, textwrap
+src, dst, ref, desc = sys.argv[1:]
+lines = open(src).read().split('\n')
+start = [i for i, l in enumerate(lines) if l.startswith('- The base-commit below is ')]
+if len(start) != 1:
+    sys.exit('submission/cover-letter.txt: no bullet "- The base-commit below is"'
+             ' to say where the series was replayed; restore it')
+end = start[0] + 1
+while end < len(lines) and lines[end].startswith('  '):
+    end += 1
+text = (f'The base-commit below is {ref} ({desc}). The series was developed'
+        " on Debian's linux-source-7.3 7.3.4 import and replayed onto it with"
+        ' git am; its per-patch checks and KUnit pass there. Backports to 6.12'
+        " and 7.2 (Debian's trees) exist and pass the same tests.")
+bullet = textwrap.wrap(text, 70, initial_indent='- ', subsequent_indent='  ',
+                       break_on_hyphens=False, break_long_words=False)
+open(dst, 'w').write('\n'.join(lines[:start[0]] + bullet + lines[end:]))
+PY
+	cover=$tmp/cover-letter.txt
+fi
+
 # Every git that b4 runs sees the submitter and our b4 settings; the
 # repository's and the user's configuration are left alone.
 export GIT_CONFIG_COUNT=6
@@ -340,6 +367,18 @@ base_ok() {
 	[ "$got" = "$base" ] || { echo "the cover letter says base-commit: ${got:-(none)}"; return 1; }
 }
 check "cover letter: base-commit: $base${ref:+ ($ref)}" base_ok
+# With --onto, the cover letter's text names that base too.
+base_text_ok() {
+	local text
+	# The bullet is wrapped: compare its words.
+	text=$(tr -s ' \n' '  ' <"$outdir"/0000-*.eml)
+	if [ "${text#*replayed onto it with git am}" = "$text" ] ||
+		[ "${text#*import, without history}" != "$text" ]; then
+		echo "the cover letter does not say where the series was replayed"
+		return 1
+	fi
+}
+[ -z "$onto" ] || check "cover letter: says the series was replayed onto $ref" base_text_ok
 
 log "the mails are in $outdir (nothing was sent); the b4 branch is $b4_branch in $wt"
 log "done in $((SECONDS / 60)) min $((SECONDS % 60)) s"
