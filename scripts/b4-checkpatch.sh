@@ -27,8 +27,6 @@ while read -r f; do
 done < <(git apply --summary "$p" | sed -n 's/^ create mode [0-9]* //p')
 [ $n -gt 0 ] && [ $covered = 1 ] && ignore=${ignore:+$ignore,}FILE_PATH_CHANGES
 
-# Debian's python3 has the modules spdxcheck.py needs (python3-ply,
-# python3-git); a python3 of one's own earlier in PATH may not.
 # checkpatch checks SPDX lines with scripts/spdxcheck.py in a kernel tree;
 # spdxcheck refuses a worktree of a bare repository (GitPython reads its
 # core.bare) with a traceback on stderr, which b4 counts as errors. There
@@ -36,5 +34,7 @@ done < <(git apply --summary "$p" | sed -n 's/^ create mode [0-9]* //p')
 # scripts/check-series.sh always does.
 notree=()
 [ "$(git config --bool core.bare 2>/dev/null)" != true ] || notree=(--no-tree)
+# Debian's python3 has the modules spdxcheck.py needs (python3-ply,
+# python3-git); a python3 of one's own earlier in PATH may not.
 PATH=/usr/bin:$PATH exec ./scripts/checkpatch.pl -q --terse --no-summary --mailback --strict \
 	"${notree[@]}" --showfile ${ignore:+--ignore "$ignore"} "$p"

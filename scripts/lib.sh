@@ -123,6 +123,22 @@ tree_version() {
 
 # The base commit of a tree: the tag the fetch script put on the pristine
 # import, or, for a KERNEL_SRC tree, SPB_BASE or HEAD.
+tree_base() {
+	local tree=$1 t
+	if [ -n "${SPB_BASE:-}" ]; then
+		git -C "$tree" rev-parse --verify -q "$SPB_BASE^{commit}" ||
+			die "SPB_BASE=$SPB_BASE is not a commit in $tree"
+		return
+	fi
+	t=$(git -C "$tree" tag -l 'debian/*' --sort=-creatordate | head -n1)
+	if [ -n "$t" ]; then
+		git -C "$tree" rev-parse "$t^{commit}"
+	else
+		git -C "$tree" rev-parse --verify HEAD ||
+			die "$tree has no commits"
+	fi
+}
+
 # Whether COMMIT of TREE has the series' tunables: its schedutil has the
 # first knob's sysfs store. The patches before it are the machinery that
 # must change no behaviour, tested as the base is.
@@ -147,22 +163,6 @@ kunit_expected() {
 	[ -n "$best" ] ||
 		die "no patch named in kunit/expected-cases is in $(git -C "$tree" log -1 --format='%h %s' "$commit"): add the patch that adds the suite there"
 	echo "$best"
-}
-
-tree_base() {
-	local tree=$1 t
-	if [ -n "${SPB_BASE:-}" ]; then
-		git -C "$tree" rev-parse --verify -q "$SPB_BASE^{commit}" ||
-			die "SPB_BASE=$SPB_BASE is not a commit in $tree"
-		return
-	fi
-	t=$(git -C "$tree" tag -l 'debian/*' --sort=-creatordate | head -n1)
-	if [ -n "$t" ]; then
-		git -C "$tree" rev-parse "$t^{commit}"
-	else
-		git -C "$tree" rev-parse --verify HEAD ||
-			die "$tree has no commits"
-	fi
 }
 
 # Resolve the kernel tree to work on: KERNEL_SRC if set, else the fetched one.
