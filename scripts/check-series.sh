@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-#: Usage: scripts/check-series.sh [--series-dir DIR] [--skip-build]
+#: Usage: scripts/check-series.sh [--series-dir DIR] [--skip-build | --objects-only]
 #:
 #: Per-patch checks of the series, on the branch scripts/apply.sh made in the
 #: kernel tree (the fetched one, or KERNEL_SRC):
@@ -17,14 +17,19 @@
 #: (run first, it is built if missing) and leaves it at the series' tip.
 #:
 #:   --skip-build   skip the build check
+#:   --objects-only build, before the check, only the directories of the C
+#:                  files the series touches (kernel/sched/), not the whole
+#:                  guest kernel: the same per-prefix check for a tree whose
+#:                  kernel nothing else boots (the 6.12 backport in CI)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-sdir="" skip_build=0
+sdir="" skip_build=0 objects_only=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--series-dir) sdir=$2; shift 2 ;;
 	--skip-build) skip_build=1; shift ;;
+	--objects-only) objects_only=1; shift ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -199,7 +204,18 @@ name=x86_64-guest
 pfx=$(tree_prefix "$tree")
 wt=$SPB_CACHE/wt/$pfx$name
 out=$wt/_build
-if [ ! -f "$out/vmlinux" ]; then
+# What a build of the series tip builds: the kernel, or the directories
+# of the C files the series touches.
+tipbuild=()
+if [ $objects_only = 1 ]; then
+	for d in $(printf '%s\n' $all_touched | grep '\.c$' | grep -v '^tools/' |
+		xargs -r -n1 dirname | sort -u); do
+		tipbuild+=(--target "$d/")
+	done
+	[ ${#tipbuild[@]} -gt 0 ] || die "the series touches no C file outside tools/: nothing to build"
+	log "building ${tipbuild[*]} at the series tip (--objects-only)"
+	"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" "${tipbuild[@]}" >/dev/null
+elif [ ! -f "$out/vmlinux" ]; then
 	log "no full build yet: building the series tip first"
 	"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" >/dev/null
 fi
@@ -245,7 +261,7 @@ done
 
 # Leave the build at the tip, as scripts/build-kernel.sh made it.
 log "restoring the build at the series tip"
-"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" >/dev/null
+"$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" ${tipbuild[@]+"${tipbuild[@]}"} >/dev/null
 
 [ "$SPB_FAILED" = 0 ] || { warn "$SPB_FAILED check(s) failed"; exit 1; }
 log "all checks passed"

@@ -27,6 +27,10 @@ if [ -n "$sys" ] && valid "$sys"; then
 	exit 0
 fi
 bin=$SPB_CACHE/tools/sparse/sparse
+# One build at a time: scripts/test.sh checks two trees side by side.
+mkdir -p "$SPB_CACHE/tools"
+exec 9>"$SPB_CACHE/tools/sparse.lock"
+flock 9
 if [ -x "$bin" ] && valid "$bin"; then
 	echo "$bin"
 	exit 0

@@ -221,15 +221,25 @@ worktree_for() {
 kmake() {
 	local src=$1 out=$2 logf=$3; shift 3
 	local cross="" cc archargs=()
-	if [ "${SPB_ARCH:-x86_64}" = arm64 ]; then
+	case ${SPB_ARCH:-x86_64} in
+	arm64)
 		cross=aarch64-linux-gnu-
-		archargs=(ARCH=arm64 CROSS_COMPILE=$cross)
-	fi
+		archargs=(ARCH=arm64 CROSS_COMPILE=$cross) ;;
+	# 32-bit x86 with the host's gcc (-m32; the kernel needs no 32-bit libc).
+	i386) archargs=(ARCH=i386) ;;
+	esac
 	cc=${cross}gcc
 	command -v ccache >/dev/null && cc="ccache $cc"
 	export CCACHE_DIR=${CCACHE_DIR:-$SPB_CACHE/ccache}
 	export CCACHE_BASEDIR=$SPB_CACHE
 	export CCACHE_NOHASHDIR=1
+	# Depend mode: a miss compiles once, from the dependencies the
+	# compiler writes (-MMD), instead of running the preprocessor first
+	# to hash its output. A cold guest kernel took 38% longer through
+	# ccache than without it in the default mode and no longer in this
+	# one (kernel/, 172 objects: 165 s, 116 s; 119 s with no ccache);
+	# hits are as fast (9 s, 10 s).
+	export CCACHE_DEPEND=1
 	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 	export KBUILD_BUILD_USER=spb KBUILD_BUILD_HOST=spb
 	quiet "$logf" make -C "$src" O="$out" "${archargs[@]}" CC="$cc" HOSTCC=gcc "$@"
@@ -271,6 +281,24 @@ print(cases, len(bad))
 for b in bad[:20]:
     print(b, file=sys.stderr)
 PY
+}
+
+# The guest command that prints the schedutil KUnit suite's results, which
+# a guest kernel with the suite built in ran at boot, from debugfs (KUnit
+# logs at KERN_INFO, which the console's loglevel hides), between markers
+# that kunit_parse_console finds.
+SPB_KUNIT_DUMP='K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
+if [ -r $K ]; then echo SPB-KUNIT-BEGIN; cat $K; echo SPB-KUNIT-END; fi'
+
+# Parse the KUnit results in guest console LOG (SPB_KUNIT_DUMP's markers)
+# with WT's kunit.py: JSON into JSON, kunit.py's report (one line per
+# case, with skip reasons) into REPORT. Fails when the log has none.
+kunit_parse_console() {
+	local wt=$1 logf=$2 json=$3 report=$4
+	rm -f "$json"
+	sed -n '/^SPB-KUNIT-BEGIN$/,/^SPB-KUNIT-END$/p' "$logf" | sed '1d;$d' >"$logf.kunit"
+	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$json" "$logf.kunit" >"$report" 2>&1 || true
+	[ -s "$json" ]
 }
 
 # Build the test cpufreq driver (selftests/testdrv) with W=1 into DIR

@@ -11,20 +11,31 @@
 #: builds with W=1 and sparse, kernel-doc), check the static key in the
 #: built scheduler object, build the touched documentation with Sphinx,
 #: run the kselftests in x86_64 and arm64 QEMU guests with the test
-#: cpufreq driver in each of its configurations (and
-#: on the base kernel, where none may pass, and on this host, where they
-#: must skip), run the stress test in a guest, run the KUnit suite on
-#: x86_64 and arm64, and the application matrix for 6.12 (the backport
-#: applied, built, its KUnit suite and kselftests run in QEMU, its
-#: per-patch checks; 7.2 and the full matrix are in --full), and last the
-#: README's main command, scripts/main.sh --reps 1, in a pristine minimal
-#: Debian 12 root (scripts/check-pristine-root.sh). The last line is
-#: "N passed, N failed"; the exit status is non-zero if anything failed.
+#: cpufreq driver in each of its configurations and with the real
+#: acpi-cpufreq driver (and on the base kernel, where none may pass, at
+#: the machinery patches, likewise, and on this host, where they must
+#: skip), run the stress test in a guest, run the KUnit suite (at the
+#: boot of both guests, at every prefix of the series, with the profile
+#: as the boot default under acpi-cpufreq; a 32-bit x86 build with W=1
+#: and -Werror), the 6.12 backport's per-patch checks (applied, each
+#: prefix's objects built with W=1 and sparse), and the README's main
+#: command, scripts/main.sh --reps 1, in a pristine minimal Debian 12 root
+#: (scripts/check-pristine-root.sh). Work that shares no kernel worktree
+#: with the rest (the arm64 guest kernel's build, the 6.12 and i386
+#: checks, the pristine root) runs beside it. The last lines are the time
+#: of each stage and "N passed, N failed"; the exit status is non-zero if
+#: anything failed.
 #:
 #:   --from-patches  recreate the series branch from patches/ first (what
 #:                   CI tests); without it, the branch in the cached tree is
 #:                   checked against patches/ and must match
-#:   --full          also the slower checks CI leaves out (see docs/harness.md)
+#:   --full          also the slower checks CI leaves out (see
+#:                   docs/harness.md): kunit.py's own kernels (x86_64,
+#:                   i386, arm64, the variants, the profile as the Kconfig
+#:                   default), every arm64 configuration, the debug-kernel
+#:                   stress run, the whole application matrix (7.3, 7.2,
+#:                   6.12 built and booted) and the 7.2 and 6.12 per-patch
+#:                   checks on full builds
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -51,18 +62,49 @@ export SPB_RESULTS
 start=$(date +%s)
 S=$SPB_ROOT/scripts
 
+# How long each stage took, printed one line each at the end.
+SPB_TIMINGS=$(mktemp "${TMPDIR:-/tmp}/spb-timings.XXXXXX")
+
 # A stage is one check unless it reports checks of its own; one that fails
 # without reporting a failed check counts as one failed check.
 stage() {
-	local name=$1 before
+	local name=$1 before t0 rc=0
 	shift
-	log "[$(( $(date +%s) - start ))s] $name"
+	t0=$(date +%s)
+	log "[$((t0 - start))s] ${lane:+$lane: }$name"
 	before=$(wc -l <"$SPB_RESULTS")
-	if ! "$@"; then
+	"$@" || rc=$?
+	printf '%5ds  %s%s\n' "$(($(date +%s) - t0))" "${lane:+($lane) }" "$name" >>"$SPB_TIMINGS"
+	if [ $rc != 0 ]; then
 		grep -q '^FAIL' <(tail -n +$((before + 1)) "$SPB_RESULTS") || fail "$name"
 		return 1
 	fi
 	[ "$(wc -l <"$SPB_RESULTS")" != "$before" ] || pass "$name"
+}
+
+# A lane: FUNCTION's stages run in the background, beside the main ones,
+# for work that shares no kernel worktree with them (the two cores are
+# then both busy while the main stages boot guests or check one object at
+# a time). Its output and results are kept apart until lane_join.
+lane="" lane_pid="" lane_out="" lane_results=""
+lane_start() {
+	local name=$1 fn=$2
+	lane_out=$(mktemp "${TMPDIR:-/tmp}/spb-lane.XXXXXX")
+	lane_results=$(mktemp "${TMPDIR:-/tmp}/spb-lane-results.XXXXXX")
+	log "[$(($(date +%s) - start))s] starting the $name lane beside the rest (its output comes at the end)"
+	(lane=$name SPB_RESULTS=$lane_results; export SPB_RESULTS; "$fn") >"$lane_out" 2>&1 &
+	lane_pid=$!
+}
+lane_join() {
+	[ -n "$lane_pid" ] || return 0
+	log "[$(($(date +%s) - start))s] waiting for the lane beside"
+	wait "$lane_pid" || true
+	echo "---- the lane beside, as it ran ----"
+	cat "$lane_out"
+	echo "---- end of the lane beside ----"
+	cat "$lane_results" >>"$SPB_RESULTS"
+	rm -f "$lane_out" "$lane_results"
+	lane_pid=""
 }
 
 # Every external command is installed by the project: the scripts', the
@@ -137,6 +179,21 @@ machinery_prefix() {
 	"$S/vm-test.sh" --rev "$first^" --configs fast
 }
 
+# The lane beside the main stages: nothing here uses the 7.3 tree's
+# x86_64 guest worktree, which the main stages walk.
+beside() {
+	stage "build the arm64 guest kernel (for the arm64 kselftests)" \
+		"$S/build-kernel.sh" --config arm64-guest >/dev/null || true
+	stage "the 6.12 backport: fetched, applies with git am and quilt" \
+		"$S/matrix.sh" --targets 6.12:applies || true
+	stage "per-patch checks of the 6.12 backport (each prefix's objects with W=1 and sparse)" \
+		env KERNEL_SRC="$SPB_CACHE/src/linux-6.12" "$S/check-series.sh" --objects-only || true
+	stage "KUnit suite and governor on i386 (32-bit longs): built with W=1 and -Werror" \
+		"$S/kunit.sh" --compile-i386 || true
+	stage "pristine Debian 12 root: the main job, scripts/main.sh --reps 1" \
+		"$S/check-pristine-root.sh" || true
+}
+
 ok=1
 stage "install packages" "$S/install-deps.sh" || ok=0
 stage "the Debian archive from the system's apt configuration (deb822, classic, none)" \
@@ -155,49 +212,54 @@ if [ $ok = 1 ]; then
 	stage "build the series tip" "$S/build-kernel.sh" >/dev/null || ok=0
 fi
 if [ $ok = 1 ]; then
+	lane_start beside beside
 	stage "external commands: each from a package install-deps.sh installs" commands_check || true
 	stage "per-patch checks" "$S/check-series.sh" || true
 	stage "shellcheck: the schedutil kselftests, no unexplained finding" shellcheck_kselftests || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
 	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
-	stage "kselftests in QEMU, x86_64 and arm64" "$S/vm-test.sh" --arch all || true
-	stage "kselftests on the base kernel: none passes" "$S/vm-test.sh" --rev base --configs fast || true
-	stage "kselftests at the machinery patches (no tunable yet): as on the base" machinery_prefix || true
+	stage "kselftests in QEMU, x86_64 and arm64 (and KUnit at both guests' boot)" \
+		"$S/vm-test.sh" --arch all || true
 	stage "kselftests on this host without cpufreq: KTAP skip, exit 4" host_skips || true
 	stage "stress: hostile tunable writes, governor switches, hotplug, reloads" \
 		"$S/vm-stress.sh" --seconds 45 || true
-	stage "KUnit on x86_64" "$S/kunit.sh" --arch x86_64 || true
-	stage "KUnit on i386 (32-bit longs)" "$S/kunit.sh" --arch i386 || true
 	stage "KUnit with the profile as the boot default (acpi-cpufreq policies hold the key)" \
 		"$S/kunit.sh" --boot-default || true
+	stage "kselftests on the base kernel: none passes" "$S/vm-test.sh" --rev base --configs fast || true
+	stage "kselftests at the machinery patches (no tunable yet): as on the base" machinery_prefix || true
 	stage "KUnit at every prefix from its patch" "$S/kunit.sh" --prefixes || true
-	stage "application matrix: the 6.12 backport (applies, builds, KUnit, kselftests in each driver mode)" \
-		"$S/matrix.sh" --targets 6.12 --vm-configs fast,slow-shared,perf || true
-	stage "per-patch checks of the 6.12 backport" \
-		env KERNEL_SRC="$SPB_CACHE/src/linux-6.12" "$S/check-series.sh" || true
-	stage "pristine Debian 12 root: the main job, scripts/main.sh --reps 1" \
-		"$S/check-pristine-root.sh" || true
+	lane_join
 	if [ $full = 1 ]; then
+		stage "KUnit on x86_64 with kunit.py's own configuration" "$S/kunit.sh" --arch x86_64 || true
+		stage "KUnit on i386 (32-bit longs), booted" "$S/kunit.sh" --arch i386 || true
 		stage "KUnit on arm64 with kunit.py's own configuration" "$S/kunit.sh" --arch arm64 || true
+		stage "KUnit with the profile as the boot default through its Kconfig option" \
+			"$S/kunit.sh" --boot-default-kconfig || true
+		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
 			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy,fast-cap,fast-boost,fast-cppc,perf-hwp,perf-amd,perf-amd-guided || true
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
 			"$S/vm-stress.sh" --config x86_64-debug --seconds 120 || true
-		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
 		stage "application matrix: 7.3, 7.2 (applies, builds), 6.12, all seven configurations" \
 			"$S/matrix.sh" || true
+		stage "per-patch checks of the 6.12 backport on its full guest build" \
+			env KERNEL_SRC="$SPB_CACHE/src/linux-6.12" "$S/check-series.sh" || true
 		stage "per-patch checks of the 7.2 backport" \
 			env KERNEL_SRC="$SPB_CACHE/src/linux-7.2" "$S/check-series.sh" || true
 	fi
 fi
+lane_join
 
 passed=$(grep -c '^PASS' "$SPB_RESULTS" || true)
 failed=$(grep -c '^FAIL' "$SPB_RESULTS" || true)
 log "done in $(( $(date +%s) - start ))s"
+echo "Stage timings (seconds; a lane's stages ran beside the others):"
+sed 's/^/  /' "$SPB_TIMINGS"
+echo "  $(( $(date +%s) - start ))s in all"
 if [ "$failed" != 0 ]; then
 	echo "Failed checks:"
 	sed -n 's/^FAIL /  /p' "$SPB_RESULTS"
 fi
-rm -f "$SPB_RESULTS"
+rm -f "$SPB_RESULTS" "$SPB_TIMINGS"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -68,6 +68,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 tree="" configs="" rev=branch arches=x86_64 table=0 reps=5 icount=2
+vmjobs=${SPB_VM_JOBS:-$SPB_JOBS}
 while [ $# -gt 0 ]; do
 	case $1 in
 	--tree) tree=$2; shift 2 ;;
@@ -103,8 +104,6 @@ base) ;;
 	revlabel=prefix-$(git -C "$tree" rev-parse --short "$rev")
 	revdesc=" at $(git -C "$tree" log -1 --format='%h ("%s")' "$rev")" ;;
 esac
-prefixbuild=0
-[ "$revlabel" = "$rev" ] || prefixbuild=1
 icountargs=()
 [ "$icount" = off ] || icountargs=(--icount "$icount")
 
@@ -178,8 +177,7 @@ sed 's/^/SPB-MODTEST /' /tmp/mod.ktap"
 		fi ;;
 	esac
 	cat <<EOF
-K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
-if [ -r \$K ]; then echo SPB-KUNIT-BEGIN; cat \$K; echo SPB-KUNIT-END; fi
+$SPB_KUNIT_DUMP
 $load
 T=/sys/kernel/tracing
 for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
@@ -263,16 +261,10 @@ SCHEDUTIL_IO_FILE=/dev/nullb0 REPS=$reps sh /payload/response-table.sh" >/dev/nu
 
 # Check the results of the KUnit suite in a guest's console LOG.
 kunit_in_guest() {
-	local wt=$1 arch=$2 logf=$3 json n failed
+	local wt=$1 arch=$2 logf=$3 json n failed expected
 	json=$work/kunit-$arch-guest.json
-	local expected
 	expected=$(kunit_expected "$tree" "$(git -C "$wt" rev-parse HEAD)")
-	rm -f "$json"
-	# The suite's results, from debugfs (KUnit logs at KERN_INFO, which
-	# the console's loglevel hides).
-	sed -n '/^SPB-KUNIT-BEGIN$/,/^SPB-KUNIT-END$/p' "$logf" | sed '1d;$d' >"$logf.kunit"
-	python3 "$wt/tools/testing/kunit/kunit.py" parse --json="$json" "$logf.kunit" >/dev/null 2>&1 || true
-	if [ ! -s "$json" ]; then
+	if ! kunit_parse_console "$wt" "$logf" "$json" "$work/kunit-$arch-guest.report"; then
 		fail "kunit in the $arch guest: no results in $logf"
 		return
 	fi
@@ -282,6 +274,20 @@ kunit_in_guest() {
 	else
 		fail "kunit in the $arch guest: $n cases ($expected expected), $failed not passed (log: $logf)"
 	fi
+}
+
+# Boot ARCH's IMAGE with PAYLOAD, console in LOG, running CMD, with more
+# vm-run.sh options after those; the exit status goes to LOG.rc.
+boot_config() {
+	local arch=$1 image=$2 payload=$3 logf=$4 cmd=$5 rc
+	shift 5
+	set +e
+	"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
+		--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
+		--log "$logf" "$@" ${icountargs[@]+"${icountargs[@]}"} -- "$cmd" >/dev/null 2>&1
+	rc=$?
+	set -e
+	echo "$rc" >"$logf.rc"
 }
 
 # Boot the acpi-hw machine and run the hardware run kit in it: it must
@@ -334,11 +340,10 @@ for arch in "${alist[@]}"; do
 		arm64/acpi-*) die "$c: the acpi-cpufreq configurations are x86_64 only" ;;
 		esac
 	done
-	# A prefix of the series builds in its own worktree, so that the
-	# branch's stays as it is.
-	buildname=()
-	[ $prefixbuild = 0 ] || buildname=(--name "$arch-guest-prefix")
-	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" --config "$arch-guest" ${buildname[@]+"${buildname[@]}"})
+	# Every kernel, the base and a prefix too, builds in the guest's own
+	# worktree: only what differs from the last build there is rebuilt.
+	out=$("$SPB_ROOT/scripts/build-kernel.sh" --tree "$tree" --rev "$rev" \
+		--config "$arch-guest" --name "$arch-guest")
 	wt=$(dirname "$out")
 	export SPB_ARCH=$arch
 	image=$(kernel_image "$out")
@@ -381,9 +386,14 @@ for arch in "${alist[@]}"; do
 			fail "kunit in the $arch guest: the guest kernel lacks the suite ($out/.config)"
 		fi
 	fi
+	# Boot every configuration, $vmjobs guests at a time: a TCG guest is
+	# one host thread, and under instruction counting its clock follows
+	# its own instructions, not the host's load. The first boot runs
+	# alone when vm-run.sh has yet to find out whether KVM works here.
+	running=0
 	for c in "${list[@]}"; do
 		logf=$work/$revlabel-$arch-$c.log
-		cfg_icount=("${icountargs[@]}")
+		rm -f "$logf" "$logf.rc"
 		machine=()
 		case ${params[$c]} in
 		acpi=*)
@@ -394,14 +404,20 @@ for arch in "${alist[@]}"; do
 				--coord "${spec%%,*}" ${ssdtargs[@]+"${ssdtargs[@]}"} --out "$ssdt"
 			machine=(--cpu "$SPB_ACPI_CPU" --acpitable "$ssdt") ;;
 		esac
-		log "booting $arch ($c: ${params[$c]}; $revlabel${cfg_icount[*]:+, icount})"
-		set +e
-		"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
-			--payload "$payload" --cpus 2 --append "$NULLB" --timeout 600 \
-			--log "$logf" ${machine[@]+"${machine[@]}"} "${cfg_icount[@]}" -- \
-			"$(guest_cmd "${params[$c]}" "$([ "$c" = fast ] && echo modtest)")" >/dev/null 2>&1
-		rc=$?
-		set -e
+		log "booting $arch ($c: ${params[$c]}; $revlabel${icountargs[*]:+, icount})"
+		boot_config "$arch" "$image" "$payload" "$logf" "$(guest_cmd "${params[$c]}" \
+			"$([ "$c" = fast ] && echo modtest)")" ${machine[@]+"${machine[@]}"} &
+		running=$((running + 1))
+		if [ $running -ge "$vmjobs" ] || { [ "$arch" = x86_64 ] && [ -z "${SPB_ACCEL:-}" ] &&
+		   [ -w /dev/kvm ] && [ ! -f "$SPB_CACHE/kvm-usable" ]; }; then
+			wait -n || true
+			running=$((running - 1))
+		fi
+	done
+	wait
+	for c in "${list[@]}"; do
+		logf=$work/$revlabel-$arch-$c.log
+		rc=$(cat "$logf.rc" 2>/dev/null || echo 125)
 		# The guest kernel may carry the KUnit suite, run at boot.
 		if [ $kunit_done = 0 ]; then
 			kunit_done=1
