@@ -48,6 +48,17 @@ if is_static "$bb"; then
 	echo "$bb"
 	exit 0
 fi
+# One download at a time (scripts/vm-test.sh boots guests side by side, and
+# each boot asks for busybox), and the tools appear whole or not at all: a
+# cold CI run booted a guest whose busybox was still being unpacked ("Failed
+# to execute /init (error -14)").
+mkdir -p "$SPB_CACHE/tools"
+exec 9>"$SPB_CACHE/tools/arm64-download.lock"
+flock 9
+if is_static "$bb"; then
+	echo "$bb"
+	exit 0
+fi
 log "downloading $pkg:arm64 from Debian 12 (once)"
 aptdir=$SPB_CACHE/apt-arm64
 archive=$(debian_archive)
@@ -57,8 +68,10 @@ rm -f "$aptdir"/debs/"$pkg"_*.deb
 (cd "$aptdir/debs" && quiet "$aptdir/download.log" apt-get "${APT_OPTS[@]}" download "$pkg:arm64")
 deb=$(ls "$aptdir"/debs/"$pkg"_*_arm64.deb 2>/dev/null | head -n1)
 [ -n "$deb" ] || die "$pkg:arm64 not downloaded (see $aptdir/download.log)"
+tmp=$(mktemp -d "$SPB_CACHE/tools/.$pkg-arm64.XXXXXX")
+dpkg-deb -x "$deb" "$tmp"
+is_static "$tmp/$bin" || die "$deb has no static $bin"
 rm -rf "$dest"
-dpkg-deb -x "$deb" "$dest"
-is_static "$bb" || die "$deb has no static $bin"
+mv "$tmp" "$dest"
 log "$pkg for arm64: $(basename "$deb")"
 echo "$bb"

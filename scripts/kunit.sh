@@ -268,7 +268,7 @@ run_one() {
 	(cd "$wt" && python3 tools/testing/kunit/kunit.py run --arch="$arch" "${cross[@]}" \
 		--build_dir="$bdir" --kunitconfig="$kconf" --jobs="$SPB_JOBS" \
 		--kconfig_add CONFIG_WERROR=y \
-		--make_options "CC=$cc" --make_options HOSTCC=gcc \
+		--make_options "CC=$cc" --make_options HOSTCC=gcc --make_options RUSTC=false \
 		--qemu_args="-smp 2${qemu_extra:+ $qemu_extra}" \
 		--timeout 600 --json="$json" 'cpufreq_schedutil*') >"$logf" 2>&1
 	local rc=$?

@@ -242,7 +242,13 @@ kmake() {
 	export CCACHE_DEPEND=1
 	export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 	export KBUILD_BUILD_USER=spb KBUILD_BUILD_HOST=spb
-	quiet "$logf" make -C "$src" O="$out" "${archargs[@]}" CC="$cc" HOSTCC=gcc "$@"
+	# No Rust toolchain from the host's PATH: Kconfig records its version
+	# (CONFIG_RUSTC_VERSION and the RUSTC_HAS_* options) in every
+	# object's autoconf.h, so a rustup rustc on this machine made the
+	# configuration, and so every ccache key, differ from a fresh Debian
+	# 12's (the pristine root's guest kernel got no cache hit at all).
+	# The kernels here build no Rust.
+	quiet "$logf" make -C "$src" O="$out" "${archargs[@]}" CC="$cc" HOSTCC=gcc RUSTC=false "$@"
 }
 
 # The bootable image in build directory OUT for $SPB_ARCH.

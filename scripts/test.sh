@@ -21,8 +21,8 @@
 #: prefix's objects built with W=1 and sparse), and the README's main
 #: command, scripts/main.sh --reps 1, in a pristine minimal Debian 12 root
 #: (scripts/check-pristine-root.sh). Work that shares no kernel worktree
-#: with the rest (the arm64 guest kernel's build, the 6.12 and i386
-#: checks, the pristine root) runs beside it. The last lines are the time
+#: with the rest (the arm64 guest kernel's build, the documentation, the
+#: 6.12 and i386 checks, the pristine root) runs beside it. The last lines are the time
 #: of each stage and "N passed, N failed"; the exit status is non-zero if
 #: anything failed.
 #:
@@ -180,10 +180,13 @@ machinery_prefix() {
 }
 
 # The lane beside the main stages: nothing here uses the 7.3 tree's
-# x86_64 guest worktree, which the main stages walk.
+# x86_64 guest worktree, which the main stages walk (the documentation
+# builds in worktrees of its own). The arm64 kernel comes first: the main
+# stages need it once the x86_64 guests have run.
 beside() {
 	stage "build the arm64 guest kernel (for the arm64 kselftests)" \
 		"$S/build-kernel.sh" --config arm64-guest >/dev/null || true
+	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
 	stage "the 6.12 backport: fetched, applies with git am and quilt" \
 		"$S/matrix.sh" --targets 6.12:applies || true
 	stage "per-patch checks of the 6.12 backport (each prefix's objects with W=1 and sparse)" \
@@ -217,7 +220,6 @@ if [ $ok = 1 ]; then
 	stage "per-patch checks" "$S/check-series.sh" || true
 	stage "shellcheck: the schedutil kselftests, no unexplained finding" shellcheck_kselftests || true
 	stage "static key in the update paths" "$S/check-static-key.sh" || true
-	stage "documentation: Sphinx build of the touched pages, no new warning" "$S/check-docs.sh" || true
 	stage "kselftests in QEMU, x86_64 and arm64 (and KUnit at both guests' boot)" \
 		"$S/vm-test.sh" --arch all || true
 	stage "kselftests on this host without cpufreq: KTAP skip, exit 4" host_skips || true

@@ -368,6 +368,9 @@ for arch in "${alist[@]}"; do
 	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
 	# The kernel's own cpufreq kselftest, main.sh, is a bash script.
 	cp "$("$SPB_ROOT/scripts/get-busybox.sh" --arch "$arch" --bash)" "$payload/bash"
+	# The guests' busybox, fetched here once rather than by the first
+	# boots side by side.
+	"$SPB_ROOT/scripts/get-busybox.sh" --arch "$arch" >/dev/null
 
 	if [ $table = 1 ]; then
 		for c in "${list[@]}"; do
