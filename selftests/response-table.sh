@@ -27,7 +27,10 @@ cpu=$(sugov_pick_cpu)
 [ -n "$cpu" ] || { echo "SPB-INFO no CPU with a cpufreq policy to run on"; exit 1; }
 sugov_setup_trial "$cpu"
 sugov_require_bias_tunables "$SUGOV_DIR"
-sugov_write "$SUGOV_DIR/performance_bias" 0
+# The defaults (performance_bias=0 restores them only from the profile).
+sugov_write "$SUGOV_DIR/iowait_boost" ramp
+sugov_write "$SUGOV_DIR/idle_boost" 0
+sugov_write "$SUGOV_DIR/up_threshold" 0
 sugov_calibrate
 echo "SPB-INFO CPU $cpu, $(cat "$SUGOV_POLICY/scaling_driver"), $SUGOV_FMIN..$SUGOV_FMAX kHz, rate_limit_us $(cat "$SUGOV_DIR/rate_limit_us"), $REPS runs each"
 
