@@ -48,13 +48,16 @@ done
 sugov_write "$SUGOV_DIR/performance_bias" 0
 
 # Median, minimum and maximum of column N of FILE, scaled by 1/DIV and
-# printed with FMT.
+# printed with FMT; trials that counted no wakeup ("none") left out.
 stats()
 {
-	awk -v n="$1" '{ print $n }' "$2" | sed 's/^-$/999999999999/' | sort -n |
+	awk -v n="$1" '$n != "none" { print $n }' "$2" | sed 's/^-$/999999999999/' | sort -n |
 		awk -v d="$3" -v fmt="$4" '{ v[NR] = $1 }
 		function f(x) { return x == 999999999999 ? "never" : sprintf(fmt, x / d) }
-		END { printf "%s %s %s", f(v[int((NR + 1) / 2)]), f(v[1]), f(v[NR]) }'
+		END {
+			if (!NR) { printf "none none none"; exit }
+			printf "%s %s %s", f(v[int((NR + 1) / 2)]), f(v[1]), f(v[NR])
+		}'
 }
 
 # One row: NAME, then column N of the WORKLOAD's results / DIV with FMT.
