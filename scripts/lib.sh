@@ -312,7 +312,7 @@ kunit_parse_console() {
 build_testdrv() {
 	local wt=$1 out=$2 dir=$3
 	rm -rf "$dir" && mkdir -p "$dir"
-	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c,cpufreq_testdrv_trace.h} "$dir/"
+	cp "$SPB_ROOT"/selftests/testdrv/{Makefile,cpufreq_testdrv.c,cpufreq_testdrv_trace.h,cpuidle_testdrv.c} "$dir/"
 	kmake "$wt" "$out" "$dir/build.log" M="$dir" W=1 modules
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #: Usage: scripts/make-ssdt.sh [--cpus N] [--coord hw_all|sw_all|sw_any]
-#:                             [--latency US] [--turbo] --out FILE.aml
+#:                             [--latency US] [--turbo] [--cst] --out FILE.aml
 #:
 #: Write an ACPI SSDT that gives the vCPUs of a QEMU x86 "pc" machine
 #: P-states, so that the real acpi-cpufreq driver binds in a TCG guest
@@ -24,12 +24,20 @@
 #:   _PSD  one coordination domain per CPU (hw_all, default: one policy per
 #:         CPU), or one domain of all CPUs (sw_all or sw_any: one policy
 #:         shared by all, changed through the governor's kthread).
+#:   _CST  with --cst only: C1 (FFixedHW, which acpi_idle enters with
+#:         hlt where the CPU has no MWAIT) and C2 (SystemIO: a read of a
+#:         port nothing decodes, 100 us exit latency), so that acpi_idle
+#:         binds. Under TCG that C2 does not halt: the read returns at
+#:         once and the vCPU spins in its idle loop. That makes it an
+#:         experiment, not a test configuration (see docs/harness.md,
+#:         "acpi_idle under TCG"); the guests' cpuidle configurations use
+#:         selftests/testdrv/cpuidle_testdrv.c.
 #:
 #: The table is compiled with iasl (Debian package acpica-tools).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-cpus=1 coord=hw_all latency=10 out="" turbo=0
+cpus=1 coord=hw_all latency=10 out="" turbo=0 cst=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cpus) cpus=$2; shift 2 ;;
@@ -37,6 +45,7 @@ while [ $# -gt 0 ]; do
 	--latency) latency=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
 	--turbo) turbo=1; shift ;;
+	--cst) cst=1; shift ;;
 	-h|--help) usage_from "$0"; exit 0 ;;
 	*) die "unknown argument '$1' (see --help)" ;;
 	esac
@@ -105,8 +114,24 @@ ASL
         {
             Package (0x05) { 0x05, 0x00, $domain, $ctype, $n }
         })
-    }
 ASL
+		[ $cst = 0 ] || cat <<ASL
+        Name (_CST, Package (0x03)
+        {
+            0x02,
+            Package (0x04)
+            {
+                ResourceTemplate () { Register (FFixedHW, 0x01, 0x02, 0x0000000000000000, 0x01,) },
+                0x01, 0x0001, 0x03E8
+            },
+            Package (0x04)
+            {
+                ResourceTemplate () { Register (SystemIO, 0x08, 0x00, $((port + 0x10)), ,) },
+                0x02, 0x0064, 0x01F4
+            }
+        })
+ASL
+		echo '    }'
 	done
 	echo '}'
 } >"$asl"
@@ -117,4 +142,4 @@ if ! iasl -p "$tmp/pstates" "$asl" >"$tmp/iasl.log" 2>&1; then
 fi
 mkdir -p "$(dirname "$out")"
 cp "$tmp/pstates.aml" "$out"
-log "SSDT for $cpus CPU(s), $coord, ${latency} us$([ $turbo = 0 ] || echo ", turbo P0"): $out"
+log "SSDT for $cpus CPU(s), $coord, ${latency} us$([ $turbo = 0 ] || echo ", turbo P0")$([ $cst = 0 ] || echo ", _CST C1 C2"): $out"

@@ -239,7 +239,7 @@ if [ $ok = 1 ]; then
 			"$S/kunit.sh" --boot-default-kconfig || true
 		stage "KUnit with NO_HZ_IDLE, uclamp and jump labels" "$S/kunit.sh" --arch x86_64 --variants || true
 		stage "kselftests in the arm64 guest, every configuration" "$S/vm-test.sh" --arch arm64 \
-			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy,fast-cap,fast-boost,fast-cppc,perf-hwp,perf-amd,perf-amd-guided || true
+			--configs fast,fast-shared,slow,slow-shared,perf,perf-shared,fast-gov-per-policy,fast-cap,fast-boost,fast-cppc,perf-hwp,perf-amd,perf-amd-guided,fast-menu,fast-teo,slow-shared-menu || true
 		stage "stress under lockdep, KASAN, UBSAN, KFENCE and debug objects" \
 			"$S/vm-stress.sh" --config x86_64-debug --seconds 120 || true
 		stage "application matrix: 7.3, 7.2 (applies, builds), 6.12, all seven configurations" \

@@ -22,9 +22,14 @@
 #:   --configs LIST  comma-separated, from: fast, fast-shared, slow,
 #:                   slow-shared, perf, perf-shared, fast-gov-per-policy,
 #:                   fast-cap, fast-boost, fast-cppc, perf-hwp, perf-amd,
-#:                   perf-amd-guided (the test driver), acpi-hw, acpi-sw,
+#:                   perf-amd-guided, fast-menu, fast-teo,
+#:                   slow-shared-menu (the test driver), acpi-hw, acpi-sw,
 #:                   acpi-turbo (x86_64 only: the real acpi-cpufreq
-#:                   driver, see below). fast-cap: a firmware-like cap at
+#:                   driver, see below). *-menu, *-teo: the cpuidle test
+#:                   driver's server-like states (POLL, C1, C6) under that
+#:                   governor, which decides at each idle entry whether
+#:                   the tick stops; every other configuration has no
+#:                   cpuidle driver. fast-cap: a firmware-like cap at
 #:                   2.8 GHz, lifted after the tests (no limit of theirs
 #:                   may stay); fast-boost: cpuinfo_max_freq at 3.6 GHz,
 #:                   above the table; fast-cppc: CPUFREQ_NEED_UPDATE_LIMITS
@@ -34,7 +39,7 @@
 #:                   passive and guided report them, in their own events.
 #:                   Default on x86_64: all but fast-cppc and perf-*; on
 #:                   arm64, where each boot takes twice as long: fast,
-#:                   slow-shared, perf, fast-cppc and perf-*, the paths an
+#:                   slow-shared, perf, fast-cppc, perf-* and fast-teo, the paths an
 #:                   x86 TCG guest cannot take (fast switching with
 #:                   frequency invariance, adjust_perf, which needs it) and
 #:                   the kthread with a shared policy
@@ -124,6 +129,9 @@ declare -A params=(
 	[acpi-hw]="acpi=hw_all"
 	[acpi-sw]="acpi=sw_all"
 	[acpi-turbo]="acpi=hw_all,turbo"
+	[fast-menu]="mode=fast idle=menu"
+	[fast-teo]="mode=fast idle=teo"
+	[slow-shared-menu]="mode=slow shared=1 latency_us=50 idle=menu"
 )
 # The driver function that must have run in an acpi-* configuration.
 declare -A acpi_path=([acpi-hw]=acpi_cpufreq_fast_switch [acpi-sw]=acpi_cpufreq_target
@@ -138,8 +146,8 @@ declare -A expect=(
 	[fast-boost]="highest granted 3200000 kHz"
 	[acpi-turbo]="highest granted 3201000 kHz"
 )
-order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy fast-cap fast-boost acpi-hw acpi-sw acpi-turbo"
-arm64_order="fast slow-shared perf fast-cppc perf-hwp perf-amd perf-amd-guided"
+order="fast fast-shared slow slow-shared perf perf-shared fast-gov-per-policy fast-cap fast-boost fast-menu fast-teo slow-shared-menu acpi-hw acpi-sw acpi-turbo"
+arm64_order="fast slow-shared perf fast-cppc perf-hwp perf-amd perf-amd-guided fast-teo"
 [ $table = 0 ] || order=fast arm64_order=fast
 user_configs=$configs
 # The I/O tests write to null_blk, whose requests complete from an hrtimer
@@ -154,11 +162,31 @@ git -C "$tree" rev-parse -q --verify "$SPB_BRANCH^{commit}" >/dev/null ||
 work=$SPB_CACHE/$(tree_prefix "$tree")vm-test
 mkdir -p "$work"
 
-# The guest's command: load the driver (acpi=...: check that acpi-cpufreq
-# bound), profile schedutil's and the driver's paths, run the kselftests,
-# report the path counts.
+# The cpuidle governor of a configuration's PARAMS (idle=GOVERNOR: the
+# cpuidle test driver's states under it), or none.
+idle_of() {
+	case " $1 " in
+	*" idle="*) local g=${1##*idle=}; echo "${g%% *}" ;;
+	*) echo none ;;
+	esac
+}
+
+# The cpufreq driver's part of PARAMS (all but idle=).
+drv_params() {
+	local p=" $1 "
+	p=${p/ idle=$(idle_of "$1") / }
+	p=${p# }
+	echo "${p% }"
+}
+
+# The guest's command: load the drivers (acpi=...: check that acpi-cpufreq
+# bound; idle=GOVERNOR: the cpuidle test driver under that governor),
+# profile schedutil's and the driver's paths, run the kselftests, report
+# the path counts and the idle states used.
 guest_cmd() {
-	local load unload modtest=:
+	local load unload modtest=: idle
+	idle=$(idle_of "$1")
+	set -- "$(drv_params "$1")" "${2:-}"
 	case $1 in
 	acpi=*)
 		load="d=\$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_driver 2>/dev/null)
@@ -176,9 +204,24 @@ echo \"SPB-MODTEST-RC \$?\"
 sed 's/^/SPB-MODTEST /' /tmp/mod.ktap"
 		fi ;;
 	esac
+	[ "$idle" = none ] || load="$load
+insmod /payload/cpuidle_testdrv.ko || exit 3
+echo $idle >/sys/devices/system/cpu/cpuidle/current_governor || exit 3"
 	cat <<EOF
 $SPB_KUNIT_DUMP
 $load
+# The idle driver and governor, and how often each CPU entered each state.
+spb_idle() {
+	D=/sys/devices/system/cpu/cpuidle
+	echo "SPB-IDLE \$1 driver \$(cat \$D/current_driver 2>/dev/null || echo none) governor \$(cat \$D/current_governor_ro 2>/dev/null || echo none)"
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		[ -d \$c/cpuidle ] || continue
+		u=
+		for s in \$c/cpuidle/state*; do u="\$u \$(cat \$s/name)=\$(cat \$s/usage)"; done
+		echo "SPB-IDLE-USAGE \$1 \${c##*/}\$u"
+	done
+}
+spb_idle before
 T=/sys/kernel/tracing
 for f in $PATHS; do echo \$f >>\$T/set_ftrace_filter 2>/dev/null; done
 echo 1 >\$T/function_profile_enabled
@@ -189,6 +232,7 @@ echo 1 >\$T/tracing_on
 echo SPB-GLOBAL-MARK >\$T/trace_marker
 SCHEDUTIL_IO_FILE=/dev/nullb0 ./run_kselftest.sh -t cpufreq:schedutil_tunables.sh -t cpufreq:schedutil_response.sh
 rc=\$?
+spb_idle after
 if grep -q SPB-GLOBAL-MARK \$T/trace && [ "\$(cat \$T/tracing_on)" = 1 ] &&
    [ -z "\$(ls \$T/instances)" ]; then
 	echo SPB-TRACE-KEPT
@@ -235,7 +279,7 @@ response_table() {
 	"$SPB_ROOT/scripts/vm-run.sh" --arch "$arch" --kernel "$image" \
 		--payload "$payload" --cpus 2 --append "$NULLB" --timeout 900 --log "$logf" \
 		"${icountargs[@]}" -- \
-		"insmod /payload/cpufreq_testdrv.ko ${params[$c]} || exit 3
+		"insmod /payload/cpufreq_testdrv.ko $(drv_params "${params[$c]}") || exit 3
 SCHEDUTIL_IO_FILE=/dev/nullb0 REPS=$reps sh /payload/response-table.sh" >/dev/null 2>&1
 	rc=$?
 	set -e
@@ -355,16 +399,17 @@ for arch in "${alist[@]}"; do
 		! grep 'warning:' "$1"
 	}
 	check "test driver ($arch): W=1 build without warnings" no_warnings "$mod/build.log"
-	[ "$arch" != x86_64 ] || check "test driver: checkpatch --strict" \
+	[ "$arch" != x86_64 ] || check "test drivers: checkpatch --strict" \
 		"$wt/scripts/checkpatch.pl" --strict --no-tree --quiet \
-		-f "$SPB_ROOT/selftests/testdrv/cpufreq_testdrv.c"
+		-f "$SPB_ROOT/selftests/testdrv/cpufreq_testdrv.c" \
+		"$SPB_ROOT/selftests/testdrv/cpuidle_testdrv.c"
 
 	log "building the cpufreq kselftests for $arch"
 	payload=$work/payload-$arch
 	rm -rf "$payload" && mkdir -p "$payload"
 	build_selftests "$tree" "$arch" "$payload/kselftest" "$work"
 	check "cpufreq kselftests ($arch): build without warnings" no_warnings "$work/selftests-$arch.log"
-	cp "$mod/cpufreq_testdrv.ko" "$payload/"
+	cp "$mod/cpufreq_testdrv.ko" "$mod/cpuidle_testdrv.ko" "$payload/"
 	cp "$SPB_ROOT/selftests/response-table.sh" "$payload/"
 	# The kernel's own cpufreq kselftest, main.sh, is a bash script.
 	cp "$("$SPB_ROOT/scripts/get-busybox.sh" --arch "$arch" --bash)" "$payload/bash"
@@ -393,6 +438,11 @@ for arch in "${alist[@]}"; do
 	# one host thread, and under instruction counting its clock follows
 	# its own instructions, not the host's load. The first boot runs
 	# alone when vm-run.sh has yet to find out whether KVM works here.
+	# The tick of the guest kernel, for each configuration's header.
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$out/.config")
+	tick="tick stopped in idle (NO_HZ_IDLE)"
+	grep -qx 'CONFIG_NO_HZ_FULL=y' "$out/.config" && tick="NO_HZ_FULL"
+	grep -qx 'CONFIG_HZ_PERIODIC=y' "$out/.config" && tick="periodic tick"
 	running=0
 	for c in "${list[@]}"; do
 		logf=$work/$revlabel-$arch-$c.log
@@ -461,6 +511,28 @@ for arch in "${alist[@]}"; do
 				fail "vm $arch $c$on: the kernel's cpufreq main.sh module mode failed (log: $logf)"
 			fi
 		fi
+		# The header of the configuration: the guest's idle driver and
+		# governor, its tick, and how often its CPUs entered each idle
+		# state during the kselftests. Under an idle governor, a halting
+		# state must have been entered.
+		idle=$(idle_of "${params[$c]}")
+		idle_hdr=$(sed -n 's/^SPB-IDLE before //p' "$logf" | head -n 1)
+		usage=$(awk '$1 == "SPB-IDLE-USAGE" {
+				for (i = 4; i <= NF; i++) {
+					split($i, kv, "=")
+					d[kv[1]] += ($2 == "after" ? kv[2] : -kv[2])
+				}
+			}
+			END { for (s in d) printf "%s +%d\n", s, d[s] }' "$logf" | sort | tr '\n' ' ')
+		note "      idle: ${idle_hdr:-not reported}; HZ $hz, $tick; state entries during the tests: ${usage:-none (no cpuidle states)}"
+		idle_ok=1
+		if [ "$idle" != none ]; then
+			deep=$(echo "$usage" | tr ' ' '\n' | paste - - | awk '$1 != "POLL" { n += $2 } END { print n + 0 }')
+			if [ "$idle_hdr" != "driver testidle governor $idle" ] || [ "$deep" = 0 ]; then
+				idle_ok=0
+				warn "$c: expected the testidle driver under $idle with halting states entered"
+			fi
+		fi
 		if [ "$rev" != branch ]; then
 			# Nothing may pass on a kernel without the series' tunables.
 			if [ $((top_ok - top_skip)) = 0 ] && [ $((top_skip + top_fail)) -ge 2 ]; then
@@ -499,7 +571,8 @@ for arch in "${alist[@]}"; do
 		}
 		if [ $rc = 0 ] && [ "$top_fail" = 0 ] && [ "$top_skip" = 0 ] &&
 		   [ "$top_ok" -ge 2 ] && [ "$sub_fail" = 0 ] && [ $dpath_ok = 1 ] &&
-		   [ $trace_ok = 1 ] && [ $cap_ok = 1 ] && [ $expect_ok = 1 ]; then
+		   [ $trace_ok = 1 ] && [ $cap_ok = 1 ] && [ $expect_ok = 1 ] &&
+		   [ $idle_ok = 1 ]; then
 			pass "vm $arch $c: $summary"
 			note "      paths: $paths"
 			grep -E '^# # (requests from|I/O loop|wakeup after|CPU hog)' "$logf" | sed 's/^# # /      /'
