@@ -10,7 +10,9 @@
 #: driver in each mode. Fails on any splat in the guest's console (lockdep,
 #: KASAN, UBSAN, KCSAN, KFENCE, WARN, BUG, RCU stall, hung task, soft
 #: lockup, Oops), on a tunable left with a value never validly written, on
-#: a hostile write that was taken, and prints the count of each action.
+#: a hostile write that was taken, and on a KUnit suite built into the
+#: kernel that did not pass at boot, under the same debug facilities;
+#: prints the count of each action.
 #: The guest boots with schedutil.performance_bias=1, so the profile is the
 #: default a re-initialised policy must come back with; before it, a bad
 #: value (=maybe) that the kernel must report and keep from init.
@@ -69,6 +71,15 @@ rc=$?
 set -e
 
 sed -n 's/^STRESS-COUNT /      /p' "$logf"
+# A kernel with the KUnit suite built in ran it at boot, with the debug
+# facilities of this configuration watching.
+kunit=$(sed -n 's/^STRESS-KUNIT //p' "$logf")
+if grep -q '^CONFIG_CPU_FREQ_GOV_SCHEDUTIL_KUNIT_TEST=y' "$out/.config"; then
+	case $kunit in
+	"# Totals: pass:"*" fail:0 "*) ;;
+	*) fail "stress ($config): the KUnit suite at boot: '${kunit:-no result}' (log: $logf)" ;;
+	esac
+fi
 grep -E '^STRESS(: ok|-BAD)' "$logf" | sed 's/^/      /' || true
 # Splats: everything the kernel's debug facilities print when they trip.
 splats=$(grep -m 20 -E 'WARNING:|BUG:|Oops|Kernel panic|general protection|KASAN|UBSAN|KFENCE|KCSAN|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|rcu: INFO|self-detected stall|blocked for more than|soft lockup|hard LOCKUP|ODEBUG|sleeping function called from invalid context|scheduling while atomic|Call Trace' "$logf" || true)
@@ -78,6 +89,6 @@ if [ -n "$splats" ]; then
 elif [ $rc != 0 ]; then
 	fail "stress ($config, ${seconds}s): guest exit $rc (log: $logf)"
 else
-	pass "stress ($config, ${seconds}s): no splat, every tunable validly written, $(sed -n 's/^STRESS-COUNT valid-writes //p' "$logf") valid and $(sed -n 's/^STRESS-COUNT rejected-writes //p' "$logf") rejected writes, $(sed -n 's/^STRESS-COUNT hotplug-cycles //p' "$logf") hotplug cycles, $(sed -n 's/^STRESS-COUNT driver-reloads //p' "$logf") driver reloads"
+	pass "stress ($config, ${seconds}s): no splat, every tunable validly written, $(sed -n 's/^STRESS-COUNT valid-writes //p' "$logf") valid and $(sed -n 's/^STRESS-COUNT rejected-writes //p' "$logf") rejected writes, $(sed -n 's/^STRESS-COUNT hotplug-cycles //p' "$logf") hotplug cycles, $(sed -n 's/^STRESS-COUNT driver-reloads //p' "$logf") driver reloads${kunit:+; KUnit at boot: ${kunit#\# Totals: }}"
 fi
 [ "$SPB_FAILED" = 0 ]
