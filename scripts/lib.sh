@@ -307,6 +307,25 @@ kunit_parse_console() {
 	[ -s "$json" ]
 }
 
+# Judge the KUnit suite's results in guest console LOG (SPB_KUNIT_DUMP's
+# markers) of WT, a worktree of TREE, as WHERE ("the x86_64 guest"): every
+# case passed and none missing (kunit/expected-cases); kunit.py's JSON and
+# report go to BASE.json and BASE.report.
+kunit_in_guest() {
+	local tree=$1 wt=$2 where=$3 logf=$4 base=$5 n failed expected
+	expected=$(kunit_expected "$tree" "$(git -C "$wt" rev-parse HEAD)")
+	if ! kunit_parse_console "$wt" "$logf" "$base.json" "$base.report"; then
+		fail "kunit in $where: no results in $logf"
+		return
+	fi
+	read -r n failed < <(kunit_json_count "$base.json")
+	if [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
+		pass "kunit in $where: $n cases passed"
+	else
+		fail "kunit in $where: $n cases ($expected expected), $failed not passed (log: $logf)"
+	fi
+}
+
 # Build the test cpufreq driver (selftests/testdrv) with W=1 into DIR
 # against the kernel tree WT built in OUT, for $SPB_ARCH; log in DIR/build.log.
 build_testdrv() {

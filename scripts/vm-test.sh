@@ -303,23 +303,6 @@ SCHEDUTIL_IO_FILE=/dev/nullb0 REPS=$reps sh /payload/response-table.sh" >/dev/nu
 	pass "response table ($arch $c)"
 }
 
-# Check the results of the KUnit suite in a guest's console LOG.
-kunit_in_guest() {
-	local wt=$1 arch=$2 logf=$3 json n failed expected
-	json=$work/kunit-$arch-guest.json
-	expected=$(kunit_expected "$tree" "$(git -C "$wt" rev-parse HEAD)")
-	if ! kunit_parse_console "$wt" "$logf" "$json" "$work/kunit-$arch-guest.report"; then
-		fail "kunit in the $arch guest: no results in $logf"
-		return
-	fi
-	read -r n failed < <(kunit_json_count "$json")
-	if [ "$failed" = 0 ] && [ "$n" -ge "$expected" ]; then
-		pass "kunit in the $arch guest: $n cases passed"
-	else
-		fail "kunit in the $arch guest: $n cases ($expected expected), $failed not passed (log: $logf)"
-	fi
-}
-
 # Boot ARCH's IMAGE with PAYLOAD, console in LOG, running CMD, with more
 # vm-run.sh options after those; the exit status goes to LOG.rc.
 boot_config() {
@@ -474,7 +457,7 @@ for arch in "${alist[@]}"; do
 		# The guest kernel may carry the KUnit suite, run at boot.
 		if [ $kunit_done = 0 ]; then
 			kunit_done=1
-			kunit_in_guest "$wt" "$arch" "$logf"
+			kunit_in_guest "$tree" "$wt" "the $arch guest" "$logf" "$work/kunit-$arch-guest"
 		fi
 		# run_kselftest.sh: one top-level KTAP line per test, the
 		# test's own KTAP prefixed with "# ".

@@ -16,8 +16,7 @@
 #
 # Then it checks that every tunable holds a value that was validly written
 # (or its default) and that no hostile write was taken, and prints
-# "STRESS-COUNT <action> <n>" lines and the KUnit suite's totals from
-# its run at boot ("STRESS-KUNIT"). Exit status 0 if all checks held.
+# "STRESS-COUNT <action> <n>" lines. Exit status 0 if all checks held.
 # The host checks the console for splats.
 
 KSFT=${KSFT:-/payload/kselftest}
@@ -296,18 +295,6 @@ done
 if [ -s "$W/unexpected" ]; then
 	bad "hostile writes taken: $(wc -l <"$W/unexpected")"
 	head -n 10 "$W/unexpected" | sed 's/^/STRESS-BAD   /'
-fi
-
-# The KUnit suite, when built in, ran at boot under the same debug
-# facilities (lockdep, KASAN, ...); its verdict is in debugfs.
-K=/sys/kernel/debug/kunit/cpufreq_schedutil/results
-[ -e /sys/kernel/debug/kunit ] || mount -t debugfs none /sys/kernel/debug 2>/dev/null
-if [ -r "$K" ]; then
-	echo "STRESS-KUNIT $(grep -m 1 '^# Totals:' "$K")"
-	grep -q '^ok [0-9]* cpufreq_schedutil$' "$K" ||
-		bad "the KUnit suite at boot did not pass: $(grep -m 1 '^# Totals:' "$K")"
-else
-	echo "STRESS-KUNIT none"
 fi
 
 count() { cat "$@" 2>/dev/null | wc -l; }
